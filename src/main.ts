@@ -7,6 +7,7 @@ import type { Places } from "./fs/places.ts";
 import { outputLost } from "./ui/output-lost.ts";
 import { guardUnfinishedExit } from "./ui/signals.ts";
 import { savesDone } from "./tools/saves-pending.ts";
+import { syncsDone } from "./sessions/background-sync.ts";
 import { drainAll, writeFailure, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -179,6 +180,7 @@ async function fail(message: string, code: number, argv: string[], kind: "usage"
  */
 async function exit(code: number): Promise<never> {
   await savesDone(); // a full output still being written (its secrets hidden) is complete before hey leaves
+  await syncsDone(); // and a session's last fsync: a disk that failed it is said
   ending();
   await drainAll();
   const error = code === EXIT.ok ? writeFailure(1) : undefined;

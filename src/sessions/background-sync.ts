@@ -24,20 +24,37 @@ export interface BackgroundSync {
   close(fd: number): void;
 }
 
-/** `failed` gets the error of a sync of the file still open (never of one closed since); it may throw nothing. */
-export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void): BackgroundSync {
+/** Every background fsync still running, until its error (if any) was handed on. */
+const unfinished = new Set<Promise<void>>();
+
+/** Resolves once no background fsync runs (hey's exit waits: an error it ends with is said first); never rejects. */
+export async function syncsDone(): Promise<void> {
+  while (unfinished.size > 0) await Promise.all(unfinished);
+}
+
+/**
+ * `failed` gets the error of a sync of the file still open; `lost` the error of a sync of a file
+ * closed while it ran (Linux tells a failed writeback once, to the first fsync after it: the waited
+ * one at close may then have found nothing wrong). Neither may throw.
+ */
+export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void, lost: (error: NodeJS.ErrnoException) => void): BackgroundSync {
   let running: number | undefined;
   let queued: number | undefined; // asked for while one ran
   let closing = false;
   const start = (fd: number) => {
     if (running !== undefined) return void (queued = fd);
     running = fd;
+    let ended = () => {};
+    const ending = new Promise<void>((resolve) => (ended = resolve));
+    unfinished.add(ending);
     fileSync.run(fd, (error) => {
       running = undefined;
       const closed = closing;
       closing = false;
+      unfinished.delete(ending);
+      ended();
       if (closed) closeQuietly(fd);
-      else if (error) failed(fd, error);
+      if (error) closed ? lost(error) : failed(fd, error);
       const next = queued;
       queued = undefined;
       if (next !== undefined && !(next === fd && (closed || error))) start(next);
@@ -51,4 +68,9 @@ export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException
       else closeQuietly(fd);
     },
   };
+}
+
+/** What the writer says of a background fsync that failed after its file was closed: what a waited one would have said at close. */
+export function unsyncedWarning(path: string, why: string): string {
+  return `session may not be saved: the disk failed to make ${path} durable: ${why}; a power cut or a crash of the machine now may lose its last steps`;
 }
