@@ -3,7 +3,9 @@
 // before its request went out. The lines are written (in the page cache: a kill -9 loses none of
 // them) before the sync starts, so only a power cut during the request can lose what this sync
 // had not yet made durable: the previous step's lines, as a power cut during a waited-for fsync did.
-import { fsync } from "node:fs";
+// A step that ends while the sync runs (a disk slower than the steps) waits for its own: never
+// more than one step is left to a power cut (x126 #4).
+import { fsync, fsyncSync } from "node:fs";
 import { closeQuietly } from "./lines.ts";
 
 /**
@@ -18,7 +20,10 @@ export const fileSync = {
 
 /** One file's background fsyncs: at most one running, and a file closed only once its sync ended. */
 export interface BackgroundSync {
-  /** starts an fsync of `fd`; one asked for while one runs starts when it ends (lines written since are synced too) */
+  /**
+   * starts an fsync of `fd`; one asked for while one runs is waited for instead, and throws what that
+   * fsync throws (a full disk then stalls the writer as at a turn's end)
+   */
   start(fd: number): void;
   /** closes `fd` now, or when the fsync running on it ends: never an fsync of a number the system gave another file */
   close(fd: number): void;
@@ -39,10 +44,10 @@ export async function syncsDone(): Promise<void> {
  */
 export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void, lost: (error: NodeJS.ErrnoException) => void): BackgroundSync {
   let running: number | undefined;
-  let queued: number | undefined; // asked for while one ran
   let closing = false;
   const start = (fd: number) => {
-    if (running !== undefined) return void (queued = fd);
+    // steps faster than the disk: this one waits, so a power cut loses at most the step whose sync runs, never several
+    if (running !== undefined) return fsyncSync(fd);
     running = fd;
     let ended = () => {};
     const ending = new Promise<void>((resolve) => (ended = resolve));
@@ -55,15 +60,11 @@ export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException
       ended();
       if (closed) closeQuietly(fd);
       if (error) closed ? lost(error) : failed(fd, error);
-      const next = queued;
-      queued = undefined;
-      if (next !== undefined && !(next === fd && (closed || error))) start(next);
     });
   };
   return {
     start,
     close(fd) {
-      if (queued === fd) queued = undefined;
       if (running === fd) closing = true;
       else closeQuietly(fd);
     },
