@@ -6,6 +6,7 @@ import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { outputLost } from "./ui/output-lost.ts";
 import { guardUnfinishedExit } from "./ui/signals.ts";
+import { syncsDone } from "./sessions/background-sync.ts";
 import { drainAll, writeFailure, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -177,6 +178,7 @@ async function fail(message: string, code: number, argv: string[], kind: "usage"
  * it exits as a one-shot run does then (ui/output-lost.ts), 1 saying why, or 141.
  */
 async function exit(code: number): Promise<never> {
+  await syncsDone(); // a session's last fsync: a disk that failed it is said
   ending();
   await drainAll();
   const error = code === EXIT.ok ? writeFailure(1) : undefined;

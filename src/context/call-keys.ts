@@ -2,8 +2,11 @@
 // same when their arguments parse to the same JSON, whatever the spaces or key order. Pure.
 import type { ToolCall } from "../kernel/ir.ts";
 
-/** Worked out once per call: every request compares every call of the history again (x119 #4). */
-const canonicalOf = new WeakMap<ToolCall, string>();
+/**
+ * Worked out once per call, with the text it was worked out of: every request compares every call
+ * of the history again (x119 #4), and an embedder may edit a call's arguments in place (x126 #2).
+ */
+const canonicalOf = new WeakMap<ToolCall, { of: string; key: string }>();
 
 /** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */
 export function canonicalArguments(text: string): string {
@@ -18,9 +21,11 @@ export function canonicalArguments(text: string): string {
 
 /** canonicalArguments of a call's arguments, worked out once per call. */
 export function callArguments(c: ToolCall): string {
-  let args = canonicalOf.get(c);
-  if (args === undefined) canonicalOf.set(c, (args = canonicalArguments(c.arguments)));
-  return args;
+  const known = canonicalOf.get(c);
+  if (known?.of === c.arguments) return known.key;
+  const key = canonicalArguments(c.arguments);
+  canonicalOf.set(c, { of: c.arguments, key });
+  return key;
 }
 
 function canonical(v: unknown): string {

@@ -8,6 +8,7 @@ import { isCopyResult } from "../kernel/repeats.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
+import { kept } from "./kept.ts";
 import { stubTarget } from "./read-stubs.ts";
 import { callArguments } from "./call-keys.ts";
 
@@ -46,31 +47,28 @@ export const SUMMARY_ID = "summary-";
 const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 export const summaryMessage = (s: Summary): Message => textMessage(SUMMARY_ID + s.fromId, SUMMARY_PREFIX + s.text);
 
-/** Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image and per PDF page). */
-export function messageChars(m: Message): number {
-  let n = weighed.get(m);
-  if (n === undefined) weighed.set(m, (n = countChars(m)));
-  return n;
-}
-
 /**
- * What was worked out once of a message or a call, kept with the object: a message never changes
- * once made (the history is append-only, a view's rewrites are new objects), and every request
- * weighs, compares and rewrites the same ones again (x119: CPU per request grew with the history).
+ * Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image and per
+ * PDF page). Worked out each time, never kept: it adds up lengths, as cheap as checking a kept
+ * weight still holds, and so it is right for a message edited in place (x126 #1, #2).
  */
-const weighed = new WeakMap<Message, number>();
-const duplicateOf = new WeakMap<Message, Message>();
-const purgedOf = new WeakMap<Message, { calls: string; out: Message }>();
-const factsOf = new WeakMap<readonly Message[], { length: number; last: Message | undefined; turns: number; facts: HistoryFacts }[]>();
-/** The facts kept per history array: a request asks for its own length and for where rewrites stopped, the next for both again. */
-const FACTS_KEPT = 4;
-
-function countChars(m: Message): number {
+export function messageChars(m: Message): number {
   let n = MESSAGE_CHARS;
   for (const p of m.content) n += p.type === "image" ? IMAGE_CHARS : p.type === "document" ? PDF_PAGE_CHARS * reckonedPages(p) : p.text.length;
   if (m.toolCalls) for (const c of m.toolCalls) n += MESSAGE_CHARS + c.name.length + c.arguments.length;
   return n;
 }
+
+/**
+ * A message's rewritten forms, kept with the object (kept.ts: while it is unchanged): the history
+ * is append-only and a view's rewrites are new objects, and every request compares and rewrites
+ * the same ones again (x119: CPU per request grew with the history).
+ */
+const duplicateOf = kept<Message, Message>();
+const purgedOf = kept<Message, { calls: string; out: Message }>();
+const factsOf = new WeakMap<readonly Message[], { length: number; last: Message | undefined; turns: number; facts: HistoryFacts }[]>();
+/** The facts kept per history array: a request asks for its own length and for where rewrites stopped, the next for both again. */
+const FACTS_KEPT = 4;
 
 /** Estimated tokens of `messages`: their characters times `tokensPerChar`, rounded up. */
 export function estimateTokens(messages: readonly Message[], tokensPerChar: number): number {

@@ -191,15 +191,16 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         return self.fail(reply.error.kind, reply.error.message + advice(reply.error), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
-      if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run
-      const refusal = reply.stop === "refusal" && !reply.message.toolCalls?.length;
+      // calls made anyway in the hand-off will never run: left out of a copy, as a message is never edited once made (the reply was weighed and shown already)
+      const made = handOff ? withoutCalls(reply.message) : reply.message;
+      const refusal = reply.stop === "refusal" && !made.toolCalls?.length;
       // two calls with one id keep both results; a call by another agent's name for a tool keeps the tool's; a refused answer is kept as its marker alone
       const named = withToolNames(
-        reply.message,
+        made,
         context.tools.map((t) => t.name),
         deps.alias,
       );
-      const message = refusal ? refusedAnswer(reply.message, reply.detail) : withUniqueCallIds(named, messages);
+      const message = refusal ? refusedAnswer(made, reply.detail) : withUniqueCallIds(named, messages);
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
       spend(reply.usage);
       const { stop, detail, maxTokens } = reply;
@@ -303,4 +304,10 @@ export function interruptedAnswer(partial: Message, reason: string): Message {
   const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `${OTHER_MARKER}${reason}]`;
   const marked = (text: string) => (text.trim() === "" ? marker : `${text.trimEnd()}\n\n${marker}`);
   return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: marked(b.text) } : b)) };
+}
+
+/** `m` without its tool calls, as a new message: `m` itself is left as it was */
+function withoutCalls(m: Message): Message {
+  const { toolCalls: _, ...rest } = m;
+  return rest;
 }

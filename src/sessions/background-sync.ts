@@ -3,7 +3,9 @@
 // before its request went out. The lines are written (in the page cache: a kill -9 loses none of
 // them) before the sync starts, so only a power cut during the request can lose what this sync
 // had not yet made durable: the previous step's lines, as a power cut during a waited-for fsync did.
-import { fsync } from "node:fs";
+// A step that ends while the sync runs (a disk slower than the steps) waits for its own: never
+// more than one step is left to a power cut (x126 #4).
+import { fsync, fsyncSync } from "node:fs";
 import { closeQuietly } from "./lines.ts";
 
 /**
@@ -18,37 +20,58 @@ export const fileSync = {
 
 /** One file's background fsyncs: at most one running, and a file closed only once its sync ended. */
 export interface BackgroundSync {
-  /** starts an fsync of `fd`; one asked for while one runs starts when it ends (lines written since are synced too) */
+  /**
+   * starts an fsync of `fd`; one asked for while one runs is waited for instead, and throws what that
+   * fsync throws (a full disk then stalls the writer as at a turn's end)
+   */
   start(fd: number): void;
   /** closes `fd` now, or when the fsync running on it ends: never an fsync of a number the system gave another file */
   close(fd: number): void;
 }
 
-/** `failed` gets the error of a sync of the file still open (never of one closed since); it may throw nothing. */
-export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void): BackgroundSync {
+/** Every background fsync still running, until its error (if any) was handed on. */
+const unfinished = new Set<Promise<void>>();
+
+/** Resolves once no background fsync runs (hey's exit waits: an error it ends with is said first); never rejects. */
+export async function syncsDone(): Promise<void> {
+  while (unfinished.size > 0) await Promise.all(unfinished);
+}
+
+/**
+ * `failed` gets the error of a sync of the file still open; `lost` the error of a sync of a file
+ * closed while it ran (Linux tells a failed writeback once, to the first fsync after it: the waited
+ * one at close may then have found nothing wrong). Neither may throw.
+ */
+export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void, lost: (error: NodeJS.ErrnoException) => void): BackgroundSync {
   let running: number | undefined;
-  let queued: number | undefined; // asked for while one ran
   let closing = false;
   const start = (fd: number) => {
-    if (running !== undefined) return void (queued = fd);
+    // steps faster than the disk: this one waits, so a power cut loses at most the step whose sync runs, never several
+    if (running !== undefined) return fsyncSync(fd);
     running = fd;
+    let ended = () => {};
+    const ending = new Promise<void>((resolve) => (ended = resolve));
+    unfinished.add(ending);
     fileSync.run(fd, (error) => {
       running = undefined;
       const closed = closing;
       closing = false;
+      unfinished.delete(ending);
+      ended();
       if (closed) closeQuietly(fd);
-      else if (error) failed(fd, error);
-      const next = queued;
-      queued = undefined;
-      if (next !== undefined && !(next === fd && (closed || error))) start(next);
+      if (error) closed ? lost(error) : failed(fd, error);
     });
   };
   return {
     start,
     close(fd) {
-      if (queued === fd) queued = undefined;
       if (running === fd) closing = true;
       else closeQuietly(fd);
     },
   };
+}
+
+/** What the writer says of a background fsync that failed after its file was closed: what a waited one would have said at close. */
+export function unsyncedWarning(path: string, why: string): string {
+  return `session may not be saved: the disk failed to make ${path} durable: ${why}; a power cut or a crash of the machine now may lose its last steps`;
 }

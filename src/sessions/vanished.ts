@@ -64,3 +64,8 @@ export function copySession(fd: number, target: string, id?: string): { fd: numb
   dirSync.run(dirname(target)); // the copy's name, made by the link
   return { fd: openSessionFile(target, constants.O_RDWR | constants.O_APPEND), bytes: head.length + size - from };
 }
+
+/** What the writer says when another file took its session's name: the conversation goes on as session `id`, in `target`. */
+export function replacedWarning(was: string, id: string, target: string): string {
+  return `${was} was replaced by another file while hey was writing it (that file is left as it is); this conversation goes on as session ${id}, ${target} — \`hey --resume ${id}\` continues it`;
+}

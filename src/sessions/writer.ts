@@ -8,7 +8,7 @@ import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, toLine, type SessionEntry } from "./format.ts";
 import { tornLineEnd, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
-import { copySession, whereabouts, whereaboutsQuietly } from "./vanished.ts";
+import { copySession, replacedWarning, whereabouts, whereaboutsQuietly } from "./vanished.ts";
 import { writeAll } from "../fs/fd-bytes.ts";
 import { endsWithNewline, linesBackward, openSessionFile } from "./lines.ts";
 import { headerLine } from "./header-repair.ts";
@@ -19,7 +19,7 @@ import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { removeQuietly } from "../fs/file-lock.ts";
 import { streamedAnswer } from "./streamed.ts";
 import { errorText } from "../kernel/errors.ts";
-import { backgroundSync } from "./background-sync.ts";
+import { backgroundSync, unsyncedWarning } from "./background-sync.ts";
 
 /**
  * The session writer: persists `message`, `usage` (with the estimate's ratio when the event has it)
@@ -277,8 +277,10 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     if (fd !== undefined && dirty) wait ? fsyncSync(fd) : background.start(fd);
     dirty = false;
   };
-  // a background fsync the disk failed: synced again at the next turn end; a full disk stalls the writer as a waited-for one does
-  const background = backgroundSync((synced, e) => synced === fd && guard(() => ((dirty = true), stallOrThrow(e))));
+  // a background fsync the disk failed: synced again at the next turn end; a full disk stalls the writer as a waited-for one does;
+  // one that failed after close (the waited one at close may then have found nothing wrong) is said as close would have said it
+  const unsynced = (e: unknown) => closed && !failed && !stalled && opts.warn(unsyncedWarning(path, why(e)));
+  const background = backgroundSync((synced, e) => synced === fd && guard(() => ((dirty = true), stallOrThrow(e))), unsynced);
   /** a file deleted or replaced under hey: the session is written again where `hey -c` finds it */
   const relocate = () => {
     const where = whereabouts(fd!, path);
@@ -305,9 +307,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     if (id === undefined)
       return opts.warn(`${was} was deleted while hey was writing it; hey wrote the session back (${formatSize(copy.bytes)}) and goes on saving it there`);
     unlockSession(was, self); // the file there now is not this hey's
-    opts.warn(
-      `${was} was replaced by another file while hey was writing it (that file is left as it is); this conversation goes on as session ${id}, ${target} — \`hey --resume ${id}\` continues it`,
-    );
+    opts.warn(replacedWarning(was, id, target));
   };
 
   /** untilAnswer: what was held before the first answer, written (an answer is coming) */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { emptyUsage, newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { runLoop } from "../../src/kernel/loop.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
-import { fileSync } from "../../src/sessions/background-sync.ts";
+import { fileSync, syncsDone } from "../../src/sessions/background-sync.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
@@ -82,24 +82,28 @@ test("a step's request goes out while the session file's fsync is still running;
     { syncing: 0, saved: 1 },
     { syncing: 1, saved: 3 },
   ]);
-  expect(waited).toBe(1); // the run's end waits for its sync: nothing of it is left to a power cut
+  // the answer's first words, their sync asked while the step's still runs (this disk never ends it), and the run's end:
+  // each waited for, so nothing of them is left to a power cut
+  expect(waited).toBe(2);
   w.close();
   expect(texts(w.path)).toEqual(["run the tool", "", "t done {}", "done"]);
 });
 
-test("steps faster than the disk: one fsync at a time, and one more for the lines written while it ran", () => {
+test("steps faster than the disk: one fsync in the background, and a step that ends while it runs waits for its own, so a power cut loses one step at most", () => {
   const { w } = writer();
   w.emit({ type: "message", message: userMessage("go") });
-  for (let turn = 2; turn <= 4; turn++) {
+  for (let turn = 2; turn <= 6; turn++) {
     w.emit({ type: "message", message: answer(`step ${turn}`) });
     w.emit({ type: "turn_start", turn });
   }
-  expect(running).toHaveLength(1);
-  expect(waited).toBe(0);
-  running.shift()!.done(null);
-  expect(running).toHaveLength(1); // the lines of steps 3 and 4 are synced too
+  expect(running).toHaveLength(1); // step 2's, still running
+  expect(waited).toBe(4); // steps 3 to 6: each synced before its request
   running.shift()!.done(null);
   expect(running).toHaveLength(0);
+  w.emit({ type: "message", message: answer("step 7") });
+  w.emit({ type: "turn_start", turn: 7 });
+  expect(running).toHaveLength(1); // the disk keeps up again: in the background
+  expect(waited).toBe(4);
   w.close();
 });
 
@@ -134,4 +138,44 @@ test("closed while its fsync runs: the file stays open until the fsync ends, nev
   expect(() => fstatSync(sync.fd)).toThrow(); // closed now
   expect(warnings).toEqual([]);
   expect(texts(w.path)).toEqual(["question", "step"]);
+});
+
+const failure = (code: string, errno: number) => Object.assign(new Error(`${code}: fsync`), { code, errno, syscall: "fsync" }) as NodeJS.ErrnoException;
+
+// Linux tells a failed writeback once, to the first fsync after it: when the running background one
+// takes it, the waited one at the run's end and at close finds nothing wrong (x126 #3)
+for (const [code, errno, said] of [
+  ["ENOSPC", -28, "its disk is full (ENOSPC)"],
+  ["EIO", -5, "EIO"],
+] as const)
+  test(`a background fsync that fails (${code}) after the run ended and the writer closed is said, not dropped`, () => {
+    const { w, warnings } = writer();
+    w.emit({ type: "message", message: userMessage("question") });
+    w.emit({ type: "message", message: answer("step") });
+    w.emit({ type: "turn_start", turn: 2 });
+    w.emit({ type: "message", message: answer("answer") });
+    w.emit({ type: "done", stop_reason: "end", turns: 2, usage: emptyUsage() as never });
+    w.close();
+    expect(warnings).toEqual([]);
+    running.shift()!.done(failure(code, errno));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toStartWith(`session may not be saved: the disk failed to make ${w.path} durable: `);
+    expect(warnings[0]).toContain(said);
+    expect(warnings[0]).toContain("may lose its last steps");
+  });
+
+test("hey's exit waits for a background fsync still running, so a failure it ends with is said before hey leaves", async () => {
+  const { w, warnings } = writer();
+  w.emit({ type: "message", message: userMessage("question") });
+  w.emit({ type: "message", message: answer("step") });
+  w.emit({ type: "turn_start", turn: 2 });
+  w.close();
+  let left = false;
+  const leaving = syncsDone().then(() => (left = true));
+  await Promise.resolve();
+  expect(left).toBe(false);
+  running.shift()!.done(failure("EIO", -5));
+  await leaving;
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain("EIO");
 });
