@@ -9,7 +9,9 @@ import type { StopReason } from "../kernel/ir.ts";
  * tells the user its answer may be incomplete). Servers and gateways that are not OpenAI also send
  * the words of the API they front or of their own engine: Anthropic's (`end_turn`, `tool_use`,
  * `max_tokens`), Gemini's (`STOP`), text-generation-inference's (`eos_token`, `stop_sequence`),
- * Mistral's `model_length` (the context filled).
+ * Mistral's `model_length` (the context filled), Z.ai's `model_context_window_exceeded` (the same)
+ * and `sensitive` (its content filter). Failures (DeepSeek's `insufficient_system_resource`) are
+ * failed-stop.ts's, read before this.
  */
 export function toStop(finish: string): StopReason {
   switch (finish.toLowerCase()) {
@@ -26,8 +28,10 @@ export function toStop(finish: string): StopReason {
     case "length":
     case "max_tokens":
     case "model_length":
+    case "model_context_window_exceeded":
       return "length";
     case "content_filter":
+    case "sensitive":
       return "refusal";
     default:
       return "other";

@@ -216,6 +216,9 @@ describe("choices, thinking, usage, stop", () => {
     ["tool_use", "tool_calls"],
     ["max_tokens", "length"],
     ["model_length", "length"],
+    // Z.ai's: the context window filled, its content filter
+    ["model_context_window_exceeded", "length"],
+    ["sensitive", "refusal"],
     ["something_new", "other"],
   ])("finish_reason %s is stop %s", async (finish, stop) => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish })])).stop).toBe(stop as never);
@@ -226,7 +229,7 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "stop" })])).detail).toBeUndefined();
   });
 
-  test.each(["error", "abort"])("finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable", async (finish) => {
+  test.each(["error", "abort", "insufficient_system_resource", "network_error"])("finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable", async (finish) => {
     const chunks = [
       chatChunk({ content: "Here is the first part" }),
       chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls"}' } }),
