@@ -74,7 +74,13 @@ export async function requestWithRetry(request: ModelRequest, deps: RetryDeps, s
  * row; `thoughtCutTries`: the ones cut after thinking alone): the wait before the next, said as a `retry` event; or the error to give up with, which
  * names the endpoint that failed and why no more tries are made.
  */
-export function retryOrGiveUp(error: ProviderError, attempt: number, stuck: StuckTries, deps: RetryDeps, thoughtCutTries = 0): { delayMs: number } | { error: ProviderError } {
+export function retryOrGiveUp(
+  error: ProviderError,
+  attempt: number,
+  stuck: StuckTries,
+  deps: RetryDeps,
+  thoughtCutTries = 0,
+): { delayMs: number } | { error: ProviderError } {
   const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless, thoughtCutTries };
   const decision = retryDecision(
     error.retryAfterMs !== undefined ? { ...failure, retryAfterMs: error.retryAfterMs } : failure,

@@ -286,7 +286,8 @@ function namedFailures(
     async *stream(request, signal) {
       try {
         for await (const streamed of provider.stream(request, signal)) {
-          const events = streamed.type === "done" ? checkedAnswer(streamed, { request, protocol: provider.protocol, endpoint: baseUrl, nearby, row }) : [streamed];
+          const events =
+            streamed.type === "done" ? checkedAnswer(streamed, { request, protocol: provider.protocol, endpoint: baseUrl, nearby, row }) : [streamed];
           for (const event of events) {
             if (named.whole.came && !named.whole.told) {
               named.whole.told = true;

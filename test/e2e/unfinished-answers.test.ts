@@ -37,11 +37,14 @@ const bashCall = chatChunk({ toolCall: { index: 0, id: "call_1", name: "bash", a
 const geminiChunk = (parts: unknown[], finishReason: string) =>
   `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts }, finishReason, index: 0 }], usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })}\r\n\r\n`;
 
-test.each(["error", "abort", "insufficient_system_resource"])('finish_reason "%s" after text: the text, then "broke off" on stderr; exit 1, not retried', async (finish) => {
-  const result = await replay("openai", sseReply(sse([chatChunk({ content: PART }), chatChunk({ finish }), usage])));
-  expect(result).toMatchObject({ code: 1, stdout: `${PART}\n`, requests: 1 });
-  expect(result.stderr).toBe(`error: the response broke off after partial output: the model failed mid-stream (finish_reason "${finish}")\n`);
-});
+test.each(["error", "abort", "insufficient_system_resource"])(
+  'finish_reason "%s" after text: the text, then "broke off" on stderr; exit 1, not retried',
+  async (finish) => {
+    const result = await replay("openai", sseReply(sse([chatChunk({ content: PART }), chatChunk({ finish }), usage])));
+    expect(result).toMatchObject({ code: 1, stdout: `${PART}\n`, requests: 1 });
+    expect(result.stderr).toBe(`error: the response broke off after partial output: the model failed mid-stream (finish_reason "${finish}")\n`);
+  },
+);
 
 test('finish_reason "error" on a reply with a bash call: the call never runs; the request is retried and its answer is the run\'s', async () => {
   const result = await replay("openai", sseReply(sse([bashCall, chatChunk({ finish: "error" }), usage])), textReply("openai", "Done."));
@@ -51,7 +54,7 @@ test('finish_reason "error" on a reply with a bash call: the call never runs; th
 });
 
 test.each(["insufficient_system_resource", "network_error"])(
-  'finish_reason "%s" (DeepSeek\'s, Z.ai\'s failures) with nothing shown: retried, and the retry\'s answer is the run\'s',
+  "finish_reason \"%s\" (DeepSeek's, Z.ai's failures) with nothing shown: retried, and the retry's answer is the run's",
   async (finish) => {
     const result = await replay("openai", sseReply(sse([chatChunk({ finish }), usage])), textReply("openai", "Done."));
     expect(result).toMatchObject({ code: 0, stdout: "Done.\n", requests: 2 });

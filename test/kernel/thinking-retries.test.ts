@@ -50,23 +50,25 @@ test("cut after thinking on every try (a gateway's limit on a stream's length): 
 });
 
 test("a cut after thinking between other failures keeps the whole max_retries: only cuts in a row after thinking end the retries early", async () => {
-  const provider = fakeProvider([
-    { thinking: "Thinking…", error: reset() },
-    { error: reset() },
-    { thinking: "Thinking…", error: reset() },
-    { text: "42." },
-  ]);
+  const provider = fakeProvider([{ thinking: "Thinking…", error: reset() }, { error: reset() }, { thinking: "Thinking…", error: reset() }, { text: "42." }]);
   const deps = loopDeps(provider);
   expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
   expect(provider.requests).toHaveLength(4);
 });
 
 test("the notice counts the tries that answered with reasoning alone, not one that failed otherwise", async () => {
-  const provider = fakeProvider([{ error: reset() }, { thinking: "42.", error: onlyReasoning() }, { thinking: "42.", error: onlyReasoning() }, { thinking: "42.", error: onlyReasoning() }]);
+  const provider = fakeProvider([
+    { error: reset() },
+    { thinking: "42.", error: onlyReasoning() },
+    { thinking: "42.", error: onlyReasoning() },
+    { thinking: "42.", error: onlyReasoning() },
+  ]);
   const deps = loopDeps(provider);
   expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
   expect(provider.requests).toHaveLength(3);
-  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: "the model answered with only reasoning on 2 of 3 tries: its reasoning is taken as the answer" }]);
+  expect(deps.output.of("notice")).toEqual([
+    { type: "notice", message: "the model answered with only reasoning on 2 of 3 tries: its reasoning is taken as the answer" },
+  ]);
 });
 
 test("an answer of reasoning alone is retried as an empty one; a retry that answers is the run's", async () => {

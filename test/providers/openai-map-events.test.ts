@@ -229,22 +229,25 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "stop" })])).detail).toBeUndefined();
   });
 
-  test.each(["error", "abort", "insufficient_system_resource", "network_error"])("finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable", async (finish) => {
-    const chunks = [
-      chatChunk({ content: "Here is the first part" }),
-      chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls"}' } }),
-    ];
-    const events: StreamEvent[] = [];
-    async function* source() {
-      yield* [...chunks, chatChunk({ finish })];
-    }
-    const failed = await (async () => {
-      for await (const e of mapEvents(source() as never, { model: "m" })) events.push(e);
-    })().catch((e: unknown) => e);
-    expect(failed).toMatchObject({ kind: "overloaded", message: `the model failed mid-stream (finish_reason "${finish}")` });
-    expect((failed as ProviderError).retryable).toBe(true);
-    expect(events).toEqual([{ type: "text", delta: "Here is the first part" }]);
-  });
+  test.each(["error", "abort", "insufficient_system_resource", "network_error"])(
+    "finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable",
+    async (finish) => {
+      const chunks = [
+        chatChunk({ content: "Here is the first part" }),
+        chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls"}' } }),
+      ];
+      const events: StreamEvent[] = [];
+      async function* source() {
+        yield* [...chunks, chatChunk({ finish })];
+      }
+      const failed = await (async () => {
+        for await (const e of mapEvents(source() as never, { model: "m" })) events.push(e);
+      })().catch((e: unknown) => e);
+      expect(failed).toMatchObject({ kind: "overloaded", message: `the model failed mid-stream (finish_reason "${finish}")` });
+      expect((failed as ProviderError).retryable).toBe(true);
+      expect(events).toEqual([{ type: "text", delta: "Here is the first part" }]);
+    },
+  );
 });
 
 describe("<think> in the content (servers without a reasoning parser)", () => {

@@ -25,7 +25,8 @@ const afterTools: Message[] = [
 ];
 
 const providerFor = (protocol: Protocol) => createProvider({ protocol, model: "m", baseUrl: baseUrlFor(protocol, server.url) });
-const ask = (provider: Provider, messages: readonly Message[] = asked) => drain(provider.stream({ system: "", messages: [...messages], tools: [] }, new AbortController().signal));
+const ask = (provider: Provider, messages: readonly Message[] = asked) =>
+  drain(provider.stream({ system: "", messages: [...messages], tools: [] }, new AbortController().signal));
 const notices = (events: StreamEvent[]) => events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
 
 test.each(RETRIED)(
@@ -49,19 +50,22 @@ test.each(RETRIED)(
 test.each([
   ["the user's message", asked],
   ["tool results", afterTools],
-] as const)("openai: reasoning alone in reply to %s (a reasoning parser's) is the answer at once, said once a run, the parser named only on this machine", async (_, messages) => {
-  const provider = await providerFor("openai");
-  server.enqueue(thinkingReply("openai", "It is 42."), thinkingReply("openai", "It is 43."));
-  const first = await ask(provider, messages);
-  expect(first.error).toBeUndefined();
-  expect(notices(first.events)).toEqual([reasoningAsAnswer(true)]);
-  expect(first.events.filter((e) => e.type === "text")).toEqual([{ type: "text", delta: "It is 42." }]);
-  expect(first.events.at(-1)).toMatchObject({ type: "done", message: { content: [{ type: "text", text: "It is 42." }] } });
-  const again = await ask(provider, messages);
-  expect(again.error).toBeUndefined();
-  expect(notices(again.events)).toEqual([]);
-  expect(reasoningAsAnswer(false)).toBe("the model's answer came only as reasoning, its content empty: it is taken as the answer");
-});
+] as const)(
+  "openai: reasoning alone in reply to %s (a reasoning parser's) is the answer at once, said once a run, the parser named only on this machine",
+  async (_, messages) => {
+    const provider = await providerFor("openai");
+    server.enqueue(thinkingReply("openai", "It is 42."), thinkingReply("openai", "It is 43."));
+    const first = await ask(provider, messages);
+    expect(first.error).toBeUndefined();
+    expect(notices(first.events)).toEqual([reasoningAsAnswer(true)]);
+    expect(first.events.filter((e) => e.type === "text")).toEqual([{ type: "text", delta: "It is 42." }]);
+    expect(first.events.at(-1)).toMatchObject({ type: "done", message: { content: [{ type: "text", text: "It is 42." }] } });
+    const again = await ask(provider, messages);
+    expect(again.error).toBeUndefined();
+    expect(notices(again.events)).toEqual([]);
+    expect(reasoningAsAnswer(false)).toBe("the model's answer came only as reasoning, its content empty: it is taken as the answer");
+  },
+);
 
 test.each(["responses", "google"] as const)("%s: after tool results, retried once a run: then taken at once, said", async (protocol) => {
   const provider = await providerFor(protocol);
