@@ -38,6 +38,17 @@ export function toStop(finish: string): StopReason {
   }
 }
 
+/**
+ * What the user is told beside the stop `stop` that `finish` became, if anything: an unknown reason
+ * named (the loop says the model stopped for it); a full context window said as such, where the
+ * output limit's advice (raise max_tokens) cannot help.
+ */
+export function endDetail(finish: string, stop: StopReason): { detail?: string } {
+  if (finish.toLowerCase() === "model_context_window_exceeded")
+    return { detail: `the conversation filled the model's context window (${finish}): /compact it (hey -c /compact) or start a new one` };
+  return stop === "other" ? { detail: `"${finish}"` } : {};
+}
+
 /** The marker line, as the SDK takes it (one optional space after the colon). */
 const DONE_LINE = /^data: ?\[DONE\]$/;
 /** A line longer than this is no marker: only its start is kept while it streams. */

@@ -62,6 +62,15 @@ test.each(["insufficient_system_resource", "network_error"])(
   },
 );
 
+test('finish_reason "sensitive" (Z.ai\'s content filter): a refusal; "model_context_window_exceeded": the context window filled, /compact named; exit 1', async () => {
+  const refused = await replay("openai", sseReply(sse([chatChunk({ content: PART }), chatChunk({ finish: "sensitive" }), usage])));
+  expect(refused).toMatchObject({ code: 1, requests: 1 });
+  expect(refused.stderr).toContain("error: the model refused to answer");
+  const full = await replay("openai", sseReply(sse([chatChunk({ content: PART }), chatChunk({ finish: "model_context_window_exceeded" }), usage])));
+  expect(full).toMatchObject({ code: 1, requests: 1 });
+  expect(full.stderr).toContain("filled the model's context window (model_context_window_exceeded): /compact it");
+});
+
 test("Gemini OTHER after text: the text, then why on stderr; exit 1", async () => {
   const result = await replay("google", sseReply(geminiChunk([{ text: PART }], "OTHER")));
   expect(result).toMatchObject({ code: 1, stdout: `${PART}\n`, requests: 1 });

@@ -229,6 +229,11 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "stop" })])).detail).toBeUndefined();
   });
 
+  test("Z.ai's model_context_window_exceeded says the context window filled, not that max_tokens was too low", async () => {
+    const end = done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "model_context_window_exceeded" })]));
+    expect(end).toMatchObject({ stop: "length", detail: expect.stringContaining("filled the model's context window (model_context_window_exceeded)") });
+  });
+
   test.each(["error", "abort", "insufficient_system_resource", "network_error"])(
     "finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable",
     async (finish) => {
