@@ -287,7 +287,9 @@ function namedFailures(
       try {
         for await (const streamed of provider.stream(request, signal)) {
           const events =
-            streamed.type === "done" ? checkedAnswer(streamed, { request, protocol: provider.protocol, endpoint: baseUrl, nearby, row }) : [streamed];
+            streamed.type === "done"
+              ? checkedAnswer(streamed, { request, protocol: provider.protocol, model: provider.model, endpoint: baseUrl, nearby, row })
+              : [streamed];
           for (const event of events) {
             if (named.whole.came && !named.whole.told) {
               named.whole.told = true;

@@ -8,6 +8,7 @@
 // (vLLM's qwen3 parser with thinking off, where no </think> ever comes), so there such an answer is
 // taken at once, as it always was: a retry costs the whole context and brings the same. Pure;
 // create.ts applies it to every protocol.
+import { claudeVersion } from "./claude-models.ts";
 import { noContentError } from "./common.ts";
 import type { ContentBlock, Message } from "../kernel/ir.ts";
 import type { ModelRequest, StreamEvent } from "../kernel/provider.ts";
@@ -48,12 +49,14 @@ export interface ReasoningRow {
 /**
  * Whether a finished reply with nothing to show is a flake to retry: a reply to the user's own message
  * is; after tool results, an empty end_turn is how Claude may end a task (Anthropic documents it,
- * under "Empty responses with end_turn" in its stop-reason guide), so on that protocol the task ends
- * there. Elsewhere no API documents an empty answer as an end, and it is a known flake after tool
+ * under "Empty responses with end_turn" in its stop-reason guide), so on that protocol, and for a
+ * Claude model (`model`) through a gateway's chat completions, the task ends there — its private
+ * reasoning is not printed as an answer. Elsewhere no API documents an empty answer as an end, and it is a known flake after tool
  * results: Gemini's empty STOP after a function response (Gemini CLI retries it too), OpenRouter's
  * free endpoints' empty `stop` on chat completions.
  */
-export const emptyIsFlake = (request: ModelRequest, protocol: string) => afterUser(request) || protocol !== "anthropic";
+export const emptyIsFlake = (request: ModelRequest, protocol: string, model: string) =>
+  afterUser(request) || (protocol !== "anthropic" && claudeVersion(model) === undefined);
 
 const afterUser = (request: ModelRequest) => request.messages.at(-1)?.role === "user";
 
@@ -69,13 +72,13 @@ const afterUser = (request: ModelRequest) => request.messages.at(-1)?.role === "
  */
 export function* checkedAnswer(
   done: Extract<StreamEvent, { type: "done" }>,
-  ctx: { request: ModelRequest; protocol: string; endpoint: string; nearby: boolean; row: ReasoningRow },
+  ctx: { request: ModelRequest; protocol: string; model: string; endpoint: string; nearby: boolean; row: ReasoningRow },
 ): Generator<StreamEvent> {
   const { row } = ctx;
   const said = onlyReasoning(done.message);
   if (said === undefined && done.message.content.some((p) => p.type === "text" && p.text.trim() !== "")) row.inARow = 0;
   if (said === undefined && !nothingIn(done.message)) return yield done;
-  if (done.stop !== "stop" || !emptyIsFlake(ctx.request, ctx.protocol)) return yield done;
+  if (done.stop !== "stop" || !emptyIsFlake(ctx.request, ctx.protocol, ctx.model)) return yield done;
   if (said === undefined) throw noContentError(undefined, done.usage);
   row.inARow++;
   const notice = takenBecause(ctx, row);

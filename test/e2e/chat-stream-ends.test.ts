@@ -68,6 +68,17 @@ test("an answer only in reasoning_content after a tool result is printed as the 
   expect(result.stderr).not.toContain("without a final answer");
 });
 
+test("Claude through a gateway's chat completions ending a task after a tool result with reasoning alone: the run ends as Claude ended it, its private reasoning not printed, not retried; exit 0", async () => {
+  const reasoned = () => sseReply(sse([chatChunk({ reasoning: "The user seems impatient." }), chatChunk({ finish: "stop" }), usage]));
+  const before = server.requests.length;
+  server.enqueue(readCall(), reasoned());
+  const result = await run("-m", "anthropic/claude-sonnet-4.5", "--protocol", "openai");
+  expect(result).toMatchObject({ code: 0, stdout: "" });
+  expect(server.requests.length - before).toBe(2);
+  expect(result.stderr).toContain("the model ended without a final answer; its work is above");
+  expect(result.stderr).not.toContain("vLLM");
+});
+
 test("text, then [DONE] without a finish_reason: the answer, exit 0, one request", async () => {
   const before = server.requests.length;
   server.enqueue(sseReply(sse([chatChunk({ content: "It says " }), chatChunk({ content: "hello." })])));
