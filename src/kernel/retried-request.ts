@@ -30,12 +30,14 @@ export type Reply =
  * error. An answer of thinking alone that its provider calls empty (kind "empty_answer" after
  * thinking) and that is still so when the retries are spent is taken as the answer: its reasoning
  * as text (reasoningAnswer). Silent and answerless tries (ProviderError.silent, .answerless) are
- * counted in a row for the policy's SILENT_TRIES (countStuckTries). What a failed try cost (an empty
+ * counted in a row for the policy's SILENT_TRIES (countStuckTries), tries cut after thinking alone
+ * for its THOUGHT_CUT_TRIES. What a failed try cost (an empty
  * answer is billed its input) goes to `spend` as the try fails, retried or not; a returned error's
  * usage is the caller's.
  */
 export async function requestWithRetry(request: ModelRequest, deps: RetryDeps, spend: (u: Usage) => void): Promise<Reply> {
   let stuck: StuckTries = { silent: 0, answerless: 0 };
+  const row = { thoughtCuts: 0, reasoned: 0 }; // tries in a row cut after thinking; tries answered with reasoning alone
   for (let attempt = 1; ; attempt++) {
     const partial = { text: "", thinking: "" };
     try {
@@ -49,8 +51,11 @@ export async function requestWithRetry(request: ModelRequest, deps: RetryDeps, s
         return { error: new ProviderError("stream_interrupted", message, error.usage ? { usage: error.usage } : {}), partial: kept };
       }
       stuck = countStuckTries(stuck, error);
-      const next = retryOrGiveUp(error, attempt, stuck, deps);
-      const reasoned = "error" in next ? reasoningAnswer(error, partial.thinking, attempt, deps.output) : undefined;
+      const thought = partial.thinking.trim() !== "";
+      row.thoughtCuts = thought && error.kind !== "empty_answer" ? row.thoughtCuts + 1 : 0;
+      if (thought && error.kind === "empty_answer") row.reasoned++;
+      const next = retryOrGiveUp(error, attempt, stuck, deps, row.thoughtCuts);
+      const reasoned = "error" in next ? reasoningAnswer(error, partial.thinking, { reasoned: row.reasoned, tries: attempt }, deps.output) : undefined;
       if (reasoned) return reasoned; // its usage is the reply's
       if (error.usage) spend(error.usage);
       error.usage = undefined; // counted once
@@ -66,11 +71,17 @@ export async function requestWithRetry(request: ModelRequest, deps: RetryDeps, s
 
 /**
  * After try number `attempt` failed with `error` (`stuck`: the silent and answerless tries in a
- * row): the wait before the next, said as a `retry` event; or the error to give up with, which
+ * row; `thoughtCutTries`: the ones cut after thinking alone): the wait before the next, said as a `retry` event; or the error to give up with, which
  * names the endpoint that failed and why no more tries are made.
  */
-export function retryOrGiveUp(error: ProviderError, attempt: number, stuck: StuckTries, deps: RetryDeps): { delayMs: number } | { error: ProviderError } {
-  const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless };
+export function retryOrGiveUp(
+  error: ProviderError,
+  attempt: number,
+  stuck: StuckTries,
+  deps: RetryDeps,
+  thoughtCutTries = 0,
+): { delayMs: number } | { error: ProviderError } {
+  const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless, thoughtCutTries };
   const decision = retryDecision(
     error.retryAfterMs !== undefined ? { ...failure, retryAfterMs: error.retryAfterMs } : failure,
     attempt,
@@ -87,9 +98,14 @@ export function retryOrGiveUp(error: ProviderError, attempt: number, stuck: Stuc
   return { delayMs: decision.delayMs };
 }
 
-/** What the user is told when an answer of thinking alone, tried `tries` times, is taken as the answer. */
-export const reasoningTaken = (tries: number) =>
-  `the model answered with only reasoning on ${tries === 1 ? "its only try" : `all ${tries} tries`}: its reasoning is taken as the answer`;
+/**
+ * What the user is told when an answer of thinking alone is taken as the answer after `tries` tries,
+ * `reasoned` of them answered so (the others failed otherwise: a dropped connection, a 503).
+ */
+export const reasoningTaken = ({ reasoned, tries }: { reasoned: number; tries: number }) => {
+  const which = tries === 1 ? "its only try" : reasoned === tries ? `all ${tries} tries` : `${reasoned} of ${tries} tries`;
+  return `the model answered with only reasoning on ${which}: its reasoning is taken as the answer`;
+};
 
 /**
  * The answer of a request given up on as empty (`error`, kind "empty_answer") after `thinking` and
@@ -97,7 +113,7 @@ export const reasoningTaken = (tries: number) =>
  * and the session all hold what the model said instead of "empty" under its words. Undefined for
  * any other failure: a stream cut after thinking is no answer.
  */
-function reasoningAnswer(error: ProviderError, thinking: string, tries: number, output: Output): Reply | undefined {
+function reasoningAnswer(error: ProviderError, thinking: string, tries: { reasoned: number; tries: number }, output: Output): Reply | undefined {
   const said = thinking.trim();
   if (error.kind !== "empty_answer" || said === "") return undefined;
   output.emit({ type: "notice", message: reasoningTaken(tries) });

@@ -26,6 +26,8 @@ export interface RetryableFailure {
    * ones, and ones that got keep-alives only (ProviderError.answerless); at least silentTries.
    */
   answerlessTries?: number;
+  /** How many tries in a row, this one included, broke off after thinking and before a word of the answer. */
+  thoughtCutTries?: number;
 }
 
 /** Tries in a row that ended with no answer: `silent` ones (not a byte) and all `answerless` ones (silent, or keep-alives only). */
@@ -81,6 +83,13 @@ export const SILENT_TRIES = 2;
 export const EMPTY_RETRIES = 2;
 
 /**
+ * Tries in a row cut after thinking alone after which a request is given up: a dropped connection
+ * there is worth one more try, but a cut that comes every time (a gateway's limit on a stream's
+ * length, a stall mid-thinking) would otherwise send the whole request and its thinking six times.
+ */
+export const THOUGHT_CUT_TRIES = 2;
+
+/**
  * A server still loading the model (kind "loading") is waited for, not retried as a failing one: a
  * try after 2, 4, 8 s, then every LOADING_POLL_MS, for LOADING_WAIT_MS in all whatever max_retries
  * says (a large GGUF loads for minutes from a slow disk), or as its Retry-After asks.
@@ -111,7 +120,8 @@ function loadingDecision(failure: RetryableFailure, attempt: number): RetryDecis
  * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
  * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1). SILENT_TRIES silent or answerless tries in
- * a row end the retries whatever max_retries says, and an empty answer is retried EMPTY_RETRIES times at most.
+ * a row end the retries whatever max_retries says, so do THOUGHT_CUT_TRIES cut after thinking, and an
+ * empty answer is retried EMPTY_RETRIES times at most.
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
@@ -127,6 +137,11 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
     return {
       retry: false,
       why: `no event of the answer came on ${failure.answerlessTries} tries in a row (keep-alives at most), so hey stopped: the endpoint looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
+    };
+  if ((failure.thoughtCutTries ?? 0) >= THOUGHT_CUT_TRIES)
+    return {
+      retry: false,
+      why: `the answer broke off after thinking on ${failure.thoughtCutTries} tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)`,
     };
   const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
   if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };

@@ -280,13 +280,16 @@ function namedFailures(
   const from = named.setting ? `, set by ${named.setting}` : "";
   // which of several endpoints failed (a gateway's 502 page, an OPENAI_BASE_URL left set); "cli" is --base-url's, no table of the user's
   const endpoint = provider.name && provider.name !== "cli" ? `${where} (provider ${provider.name})` : where;
-  const row: ReasoningRow = { inARow: 0, hinted: false }; // its answers of reasoning alone (empty-answers.ts)
+  const row: ReasoningRow = { inARow: 0, hinted: false, retriedAfterTools: false }; // its answers of reasoning alone (empty-answers.ts)
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
       try {
         for await (const streamed of provider.stream(request, signal)) {
-          const events = streamed.type === "done" ? checkedAnswer(streamed, { request, protocol: provider.protocol, endpoint: baseUrl, row }) : [streamed];
+          const events =
+            streamed.type === "done"
+              ? checkedAnswer(streamed, { request, protocol: provider.protocol, model: provider.model, endpoint: baseUrl, nearby, row })
+              : [streamed];
           for (const event of events) {
             if (named.whole.came && !named.whole.told) {
               named.whole.told = true;

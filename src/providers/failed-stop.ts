@@ -4,10 +4,12 @@ import { ProviderError } from "../kernel/provider.ts";
 
 /**
  * Such reasons, lower-cased: OpenRouter's and the Vercel AI SDK's normalized finish_reason "error"
- * (vLLM's for a request that failed on the server, vllm-project/vllm#37148), and "abort" (vLLM's and
- * SGLang's for a request the server aborted).
+ * (vLLM's for a request that failed on the server, vllm-project/vllm#37148), "abort" (vLLM's and
+ * SGLang's for a request the server aborted), DeepSeek's "insufficient_system_resource" (its API
+ * reference: "generation interrupted by insufficient inference resources") and Z.ai's
+ * "network_error" (GLM's for an inference failure, in its chat API reference).
  */
-const FAILURES = new Set(["error", "abort"]);
+const FAILURES = new Set(["error", "abort", "insufficient_system_resource", "network_error"]);
 
 /**
  * The error of an answer whose stop reason `reason` (in its protocol's `field`: "finish_reason")

@@ -9,7 +9,9 @@ import type { StopReason } from "../kernel/ir.ts";
  * tells the user its answer may be incomplete). Servers and gateways that are not OpenAI also send
  * the words of the API they front or of their own engine: Anthropic's (`end_turn`, `tool_use`,
  * `max_tokens`), Gemini's (`STOP`), text-generation-inference's (`eos_token`, `stop_sequence`),
- * Mistral's `model_length` (the context filled).
+ * Mistral's `model_length` (the context filled), Z.ai's `model_context_window_exceeded` (the same)
+ * and `sensitive` (its content filter). Failures (DeepSeek's `insufficient_system_resource`) are
+ * failed-stop.ts's, read before this.
  */
 export function toStop(finish: string): StopReason {
   switch (finish.toLowerCase()) {
@@ -26,12 +28,25 @@ export function toStop(finish: string): StopReason {
     case "length":
     case "max_tokens":
     case "model_length":
+    case "model_context_window_exceeded":
       return "length";
     case "content_filter":
+    case "sensitive":
       return "refusal";
     default:
       return "other";
   }
+}
+
+/**
+ * What the user is told beside the stop `stop` that `finish` became, if anything: an unknown reason
+ * named (the loop says the model stopped for it); a full context window said as such, where the
+ * output limit's advice (raise max_tokens) cannot help.
+ */
+export function endDetail(finish: string, stop: StopReason): { detail?: string } {
+  if (finish.toLowerCase() === "model_context_window_exceeded")
+    return { detail: `the conversation filled the model's context window (${finish}): /compact it (hey -c /compact) or start a new one` };
+  return stop === "other" ? { detail: `"${finish}"` } : {};
 }
 
 /** The marker line, as the SDK takes it (one optional space after the colon). */

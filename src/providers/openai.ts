@@ -23,7 +23,7 @@ import { thinkTags, type ThinkSplit } from "./think-tags.ts";
 import { guardedStream, quietAfter } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
-import { doneMarkers, toStop } from "./openai-end.ts";
+import { doneMarkers, endDetail, toStop } from "./openai-end.ts";
 import { failedStop } from "./failed-stop.ts";
 import { textCallsOf } from "./text-call-stream.ts";
 import { markCacheBreakpoints, takesCacheMarks } from "./chat-cache-marks.ts";
@@ -274,7 +274,7 @@ export async function* mapEvents(
   // Gemini's compat endpoint streams tool calls with finish_reason "stop" (googleapis/python-genai#2868).
   const stop = refused ? "refusal" : toolCalls.length > 0 && toStop(finish) === "stop" ? "tool_calls" : toStop(finish);
   // the server its chunks name (Ollama, llama-server: served-context.ts), which server-window.ts asks its real context
-  yield { type: "done", message, usage: toUsage(usage), stop, ...(stop === "other" ? { detail: `"${finish}"` } : {}), ...serverNamed(fingerprint) };
+  yield { type: "done", message, usage: toUsage(usage), stop, ...endDetail(finish, stop), ...serverNamed(fingerprint) };
 }
 
 function toUsage(u: WireUsage | undefined): Usage {

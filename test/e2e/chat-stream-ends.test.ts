@@ -11,8 +11,7 @@ import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
-import { reasoningTaken } from "../../src/kernel/retried-request.ts";
-import { REASONING_ONLY_HINT } from "../../src/providers/empty-answers.ts";
+import { reasoningAsAnswer } from "../../src/providers/empty-answers.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-chat-ends-");
@@ -57,17 +56,27 @@ test("empty after a tool result every time: retried, then the run ends as the mo
   expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", usage: { input_tokens: 36, output_tokens: 8 } });
 });
 
-test("an answer only in reasoning_content after a tool result is retried as an empty one, then printed as the answer, with notices; exit 0", async () => {
+test("an answer only in reasoning_content after a tool result is printed as the answer at once, with a notice: 2 requests, not 4; exit 0", async () => {
   const reasoned = () => sseReply(sse([chatChunk({ reasoning: "It says hello." }), chatChunk({ finish: "stop" }), usage]));
   const before = server.requests.length;
-  server.enqueue(readCall(), reasoned(), reasoned(), reasoned());
+  server.enqueue(readCall(), reasoned());
   const result = await run();
   expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
-  expect(server.requests.length - before).toBe(4);
-  expect(result.stderr).toContain(`hey: ${REASONING_ONLY_HINT}`);
-  expect(result.stderr).toContain(`retrying in 500 ms (1/2): ${server.url}/v1 answered with only reasoning`);
-  expect(result.stderr).toContain(`hey: ${reasoningTaken(3)}`);
+  expect(server.requests.length - before).toBe(2);
+  expect(result.stderr).toContain(`hey: ${reasoningAsAnswer(true)}`);
+  expect(result.stderr).not.toContain("retrying");
   expect(result.stderr).not.toContain("without a final answer");
+});
+
+test("Claude through a gateway's chat completions ending a task after a tool result with reasoning alone: the run ends as Claude ended it, its private reasoning not printed, not retried; exit 0", async () => {
+  const reasoned = () => sseReply(sse([chatChunk({ reasoning: "The user seems impatient." }), chatChunk({ finish: "stop" }), usage]));
+  const before = server.requests.length;
+  server.enqueue(readCall(), reasoned());
+  const result = await run("-m", "anthropic/claude-sonnet-4.5", "--protocol", "openai");
+  expect(result).toMatchObject({ code: 0, stdout: "" });
+  expect(server.requests.length - before).toBe(2);
+  expect(result.stderr).toContain("the model ended without a final answer; its work is above");
+  expect(result.stderr).not.toContain("vLLM");
 });
 
 test("text, then [DONE] without a finish_reason: the answer, exit 0, one request", async () => {

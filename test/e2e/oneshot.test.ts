@@ -143,7 +143,7 @@ test("a first reply of thinking alone on every try is not called empty under its
   const events = jsonEvents(run.stdout);
   expect(events.filter((e) => e.type === "retry")).toHaveLength(2);
   expect(events.find((e) => e.type === "error")).toBeUndefined();
-  expect(events.find((e) => e.type === "notice")).toEqual({ type: "notice", message: reasoningTaken(3) });
+  expect(events.find((e) => e.type === "notice")).toEqual({ type: "notice", message: reasoningTaken({ reasoned: 3, tries: 3 }) });
   expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual(["only thinking"]);
   expect(events.at(-1)).toMatchObject({ stop_reason: "end" });
 });

@@ -63,7 +63,7 @@ test("thinking alone as its first reply, on every try: retried as an empty answe
   const where = project();
   server.enqueue(thinkingAlone("end_turn"), thinkingAlone("end_turn"), thinkingAlone("end_turn"));
   const first = await runHey(["-p", "name my pelican"], where);
-  expect(first.stderr).toContain(reasoningTaken(3));
+  expect(first.stderr).toContain(reasoningTaken({ reasoned: 3, tries: 3 }));
   expect(first.code).toBe(0);
   expect(first.stdout.trim()).not.toBe("");
   server.enqueue(fixture("anthropic/text"));

@@ -98,11 +98,10 @@ test("a chat-completions server that sent a tool call of its own in the run: a c
   printedNotRun(await run("openai", "/v1"), before, 2);
 });
 
-test("an answer that came only as reasoning, ending with a call, is retried, then printed as the answer, not run", async () => {
+test("an answer that came only as reasoning, ending with a call, is printed as the answer at once, not run", async () => {
   const before = server.requests.length;
-  const reasoned = () => sseReply(sse([chatChunk({ reasoning: QUOTED }), chatChunk({ finish: "stop" })]));
-  server.enqueue(reasoned(), reasoned(), reasoned());
-  printedNotRun(await run("openai", "/v1"), before, 3);
+  server.enqueue(sseReply(sse([chatChunk({ reasoning: QUOTED }), chatChunk({ finish: "stop" })])));
+  printedNotRun(await run("openai", "/v1"), before, 1);
 });
 
 test("a written call naming no offered tool: nothing runs, the model is told why, and its next answer is the run's", async () => {

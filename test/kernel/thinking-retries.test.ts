@@ -37,13 +37,38 @@ test("after thinking alone, a failure no retry can mend ends the run as itself, 
   expect(deps.output.of("error")).toEqual([{ type: "error", kind: "bad_request", message: "the model failed mid-stream: bad tool schema" }]);
 });
 
-test("cut after thinking on every try: given up as the cut it is, its thinking not taken as an answer", async () => {
+test("cut after thinking on every try (a gateway's limit on a stream's length): retried once, not five times, then given up as the cut it is, its thinking not taken as an answer", async () => {
   const provider = fakeProvider(Array.from({ length: 6 }, () => ({ thinking: "Thinking…", error: reset() })));
   const deps = loopDeps(provider);
   expect((await runLoop([userMessage("q")], deps)).stop).toBe("error");
-  expect(deps.output.of("retry")).toHaveLength(5);
+  expect(provider.requests).toHaveLength(2);
+  expect(deps.output.of("retry")).toHaveLength(1);
   expect(deps.output.text()).toBe("");
-  expect(deps.output.of("error")[0]!.message).toBe("the connection closed before the model finished its answer — gave up after 5 retries");
+  expect(deps.output.of("error")[0]!.message).toBe(
+    "the connection closed before the model finished its answer — the answer broke off after thinking on 2 tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)",
+  );
+});
+
+test("a cut after thinking between other failures keeps the whole max_retries: only cuts in a row after thinking end the retries early", async () => {
+  const provider = fakeProvider([{ thinking: "Thinking…", error: reset() }, { error: reset() }, { thinking: "Thinking…", error: reset() }, { text: "42." }]);
+  const deps = loopDeps(provider);
+  expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
+  expect(provider.requests).toHaveLength(4);
+});
+
+test("the notice counts the tries that answered with reasoning alone, not one that failed otherwise", async () => {
+  const provider = fakeProvider([
+    { error: reset() },
+    { thinking: "42.", error: onlyReasoning() },
+    { thinking: "42.", error: onlyReasoning() },
+    { thinking: "42.", error: onlyReasoning() },
+  ]);
+  const deps = loopDeps(provider);
+  expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
+  expect(provider.requests).toHaveLength(3);
+  expect(deps.output.of("notice")).toEqual([
+    { type: "notice", message: "the model answered with only reasoning on 2 of 3 tries: its reasoning is taken as the answer" },
+  ]);
 });
 
 test("an answer of reasoning alone is retried as an empty one; a retry that answers is the run's", async () => {
@@ -64,7 +89,7 @@ test("reasoning alone on every try: after the retries of an empty answer its rea
   const result = await runLoop(messages, deps);
   expect(result).toMatchObject({ stop: "end", turns: 1, usage: { input: 300, output: 15 } });
   expect(provider.requests).toHaveLength(3);
-  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: reasoningTaken(3) }]);
+  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: reasoningTaken({ reasoned: 3, tries: 3 }) }]);
   expect(deps.output.text()).toBe("I think the answer is 42.");
   expect(deps.output.of("error")).toEqual([]);
   expect(messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "I think the answer is 42." }] });
@@ -75,6 +100,6 @@ test("with retries off, reasoning alone is the answer at once", async () => {
     retry: { enabled: false, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: false, respectRetryAfter: true },
   });
   expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
-  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: reasoningTaken(1) }]);
-  expect(reasoningTaken(1)).toBe("the model answered with only reasoning on its only try: its reasoning is taken as the answer");
+  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: reasoningTaken({ reasoned: 1, tries: 1 }) }]);
+  expect(reasoningTaken({ reasoned: 1, tries: 1 })).toBe("the model answered with only reasoning on its only try: its reasoning is taken as the answer");
 });

@@ -216,6 +216,9 @@ describe("choices, thinking, usage, stop", () => {
     ["tool_use", "tool_calls"],
     ["max_tokens", "length"],
     ["model_length", "length"],
+    // Z.ai's: the context window filled, its content filter
+    ["model_context_window_exceeded", "length"],
+    ["sensitive", "refusal"],
     ["something_new", "other"],
   ])("finish_reason %s is stop %s", async (finish, stop) => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish })])).stop).toBe(stop as never);
@@ -226,22 +229,30 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "stop" })])).detail).toBeUndefined();
   });
 
-  test.each(["error", "abort"])("finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable", async (finish) => {
-    const chunks = [
-      chatChunk({ content: "Here is the first part" }),
-      chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls"}' } }),
-    ];
-    const events: StreamEvent[] = [];
-    async function* source() {
-      yield* [...chunks, chatChunk({ finish })];
-    }
-    const failed = await (async () => {
-      for await (const e of mapEvents(source() as never, { model: "m" })) events.push(e);
-    })().catch((e: unknown) => e);
-    expect(failed).toMatchObject({ kind: "overloaded", message: `the model failed mid-stream (finish_reason "${finish}")` });
-    expect((failed as ProviderError).retryable).toBe(true);
-    expect(events).toEqual([{ type: "text", delta: "Here is the first part" }]);
+  test("Z.ai's model_context_window_exceeded says the context window filled, not that max_tokens was too low", async () => {
+    const end = done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "model_context_window_exceeded" })]));
+    expect(end).toMatchObject({ stop: "length", detail: expect.stringContaining("filled the model's context window (model_context_window_exceeded)") });
   });
+
+  test.each(["error", "abort", "insufficient_system_resource", "network_error"])(
+    "finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable",
+    async (finish) => {
+      const chunks = [
+        chatChunk({ content: "Here is the first part" }),
+        chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls"}' } }),
+      ];
+      const events: StreamEvent[] = [];
+      async function* source() {
+        yield* [...chunks, chatChunk({ finish })];
+      }
+      const failed = await (async () => {
+        for await (const e of mapEvents(source() as never, { model: "m" })) events.push(e);
+      })().catch((e: unknown) => e);
+      expect(failed).toMatchObject({ kind: "overloaded", message: `the model failed mid-stream (finish_reason "${finish}")` });
+      expect((failed as ProviderError).retryable).toBe(true);
+      expect(events).toEqual([{ type: "text", delta: "Here is the first part" }]);
+    },
+  );
 });
 
 describe("<think> in the content (servers without a reasoning parser)", () => {
