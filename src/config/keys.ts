@@ -167,7 +167,7 @@ export const SECTIONS = {
       kind: "command",
       default: "builtin",
       env: "HEY_BASH_FILTER",
-      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through; one that cannot run is said at start (its program missing) or at its first exit 126/127, and by `hey doctor`, and the built-in filter is used; any other failure falls back for that command only, said once at the third",
+      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through; one that cannot run is said at start (its program missing) or at its first exit 126/127/9009, shell syntax error or timeout, or after 3 failed commands in a row, and by `hey doctor`, and the built-in filter is used; a failure between successes falls back for that command only, said once at the third",
     },
     bash_timeout_ms: {
       kind: "positive",
