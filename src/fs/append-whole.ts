@@ -1,6 +1,9 @@
 // Appending a few lines to a file that a full disk may cut short, so that trying again later never
 // writes a line twice: what a failed write left is cut off before the error is given back.
-import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import * as nodeFs from "node:fs";
+
+/** The calls appendWhole makes: node:fs's, or a test's that fail where a disk would. */
+export type AppendCalls = Pick<typeof nodeFs, "openSync" | "fstatSync" | "writeSync" | "ftruncateSync" | "closeSync">;
 
 /**
  * Appends `text` to `file` (created with `mode`) whole or not at all: what a failed write (a full
@@ -11,23 +14,23 @@ import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:f
  * part of `text` may be left (the file then ends in a broken line, and `text` should start a line
  * of its own). Never throws.
  */
-export function appendWhole(file: string, text: string, mode: number): { error: unknown; torn: boolean } | undefined {
+export function appendWhole(file: string, text: string, mode: number, fs: AppendCalls = nodeFs): { error: unknown; torn: boolean } | undefined {
   let fd: number | undefined;
   let size: number | undefined;
   let written = 0;
   try {
-    fd = openSync(file, "a", mode);
-    size = fstatSync(fd).size;
+    fd = fs.openSync(file, "a", mode);
+    size = fs.fstatSync(fd).size;
     const bytes = Buffer.from(text);
-    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
     return undefined;
   } catch (error) {
     if (fd === undefined || size === undefined) return { error, torn: false }; // nothing of `text` was written
     try {
-      const now = fstatSync(fd).size;
+      const now = fs.fstatSync(fd).size;
       if (now === size) return { error, torn: false };
       if (now > size + written) return { error, torn: written > 0 }; // another writer's lines came after `size`: left whole
-      ftruncateSync(fd, size);
+      fs.ftruncateSync(fd, size);
       return { error, torn: false };
     } catch {
       return { error, torn: written > 0 };
@@ -35,7 +38,7 @@ export function appendWhole(file: string, text: string, mode: number): { error: 
   } finally {
     if (fd !== undefined)
       try {
-        closeSync(fd);
+        fs.closeSync(fd);
       } catch {}
   }
 }

@@ -193,8 +193,7 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     if (info) kept.mode = info.mode & 0o7777; // else created by the turn
     if (info && info.size > CHECKPOINT_MAX_BYTES) kept.skipped = `over ${CHECKPOINT_MAX_BYTES / 1024 / 1024} MB, no copy kept`;
     else if (info) {
-      // a file hey cannot read: a folder fails the tool's call too, and is then not said (untold's
-      // `failed`); a write-only file write_file replaces all the same, and /undo cannot bring it back
+      // a file hey cannot read: a folder fails the call too (untold's `failed` drops it); a write-only one write_file replaces
       const bytes = await readFile(diskPath(path)).catch((e: unknown) => {
         kept.skipped = `no copy could be kept: ${errorText(e)}`;
         unsaved(turn, e, path, true);

@@ -83,12 +83,16 @@ describe("a resumed session at a hosted API that is not built in (x127)", () => 
 
   test("the vendor's own API written with a trailing dot (api.openai.com.) gets nothing without a key", () => {
     const toml = '[provider.mine]\nbase_url = "https://api.openai.com./v1"\nmodels = ["gpt-5.5"]';
-    expect(unsendable(resolve(toml, {}, resumed("mine", "gpt-5.5")).settings.provider)).toStartWith("this session last used mine/gpt-5.5, and [provider.mine] has no api_key");
+    expect(unsendable(resolve(toml, {}, resumed("mine", "gpt-5.5")).settings.provider)).toStartWith(
+      "this session last used mine/gpt-5.5, and [provider.mine] has no api_key",
+    );
   });
 
   test("a header that carries no key (X-Max-Tokens) is no key", () => {
     const toml = table("openrouter", "https://openrouter.ai/api/v1", "${OPENROUTER_API_KEY}", '{ "X-Max-Tokens" = "4096" }');
-    expect(unsendable(resolve(toml, {}, resumed("openrouter", "m1")).settings.provider)).toStartWith("this session last used openrouter/m1, and OPENROUTER_API_KEY is not set");
+    expect(unsendable(resolve(toml, {}, resumed("openrouter", "m1")).settings.provider)).toStartWith(
+      "this session last used openrouter/m1, and OPENROUTER_API_KEY is not set",
+    );
   });
 
   test.each([
