@@ -4,6 +4,8 @@
 import type { Protocol } from "../kernel/ir.ts";
 import { OLLAMA_MODEL, OLLAMA_URL, ollamaUrl } from "./ollama-host.ts";
 import type { ProviderSettings } from "./settings.ts";
+import { VAR } from "./schema.ts";
+import { isNearby } from "../net/proxy.ts";
 import { didYouMean, providerWord } from "./suggest.ts";
 
 type Env = Record<string, string | undefined>;
@@ -223,18 +225,26 @@ export function noKeyRefusal(p: ProviderSettings, used: string, providers: reado
   return `this session last used ${used}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${key} (or pass --api-key)`;
 }
 
-/** Header names that carry a key: Authorization, Azure's api-key, Anthropic's x-api-key, Google's x-goog-api-key, a gateway's x-auth-token. */
-const KEY_HEADER = /^(proxy-)?authorization$|api[-_]?key|token/i;
+/** Header names that carry a key: Authorization, Azure's api-key, Anthropic's x-api-key, Google's x-goog-api-key, a gateway's x-auth-token (not X-Max-Tokens). */
+const KEY_HEADER = /^(proxy-)?authorization$|api[-_]?key|(^|[-_])token$/i;
+
+/** Whether a table's api_key as written may be empty: `""`, or each variable in it has a default (`${KEY:-}`): the server takes no key. Pure. */
+export const optionalKey = (raw: string | undefined): boolean =>
+  raw !== undefined && (raw.trim() === "" || (/\$\{/.test(raw) && [...raw.matchAll(VAR)].every((m) => m[2] !== undefined)));
 
 /**
- * Whether each request to `p` would surely be refused for want of a key: it goes to a vendor's own
- * API (api.openai.com…) and carries none, neither its own nor in a configured header. A local server
- * or a gateway may take none, whatever variable its table names for one (`api_key = "${KEY:-}"`). Pure.
+ * Whether each request to `p` would surely be refused for want of a key: it goes to a hosted API (an
+ * address neither on this machine nor on its network) and carries none, neither its own nor in a
+ * configured header, where one is wanted: a vendor's own API always, another's where its table names
+ * a key (`api_key = "${OPENROUTER_API_KEY}"`). An optional key (`api_key = "${KEY:-}"`, `""`), a
+ * table with no api_key away from a vendor's API, or a vendor's variable pointing it at a gateway
+ * (OPENAI_BASE_URL) say it takes none. Pure.
  */
 export function keylessAtVendor(p: ProviderSettings): boolean {
   // a header whose variable has no value is sent empty, or as a bare "Bearer": no key either
   const keyHeader = Object.entries(p.headers).some(([name, value]) => KEY_HEADER.test(name) && !/^(bearer|basic)?$/i.test(value.trim()));
-  return p.apiKey === undefined && vendorsApi(p.baseUrl) && !keyHeader;
+  if (p.apiKey !== undefined || keyHeader || p.keyOptional || !URL.canParse(p.baseUrl) || isNearby(new URL(p.baseUrl).hostname)) return false;
+  return vendorsApi(p.baseUrl) || (p.apiKeyVar !== undefined && !isGateway(p));
 }
 
 /**
@@ -254,7 +264,7 @@ export function emptyKeySaid(vars: readonly string[], env: Env, flags: { apiKey?
 const VENDOR_HOSTS = PRESETS.filter((p) => p.keyVars.length > 0).map((p) => new URL(p.baseUrl).hostname);
 
 /** Whether `baseUrl` is a vendor's own API, whose servers parse tool calls: a call in an answer's text there is text. */
-export const vendorsApi = (baseUrl: string): boolean => URL.canParse(baseUrl) && VENDOR_HOSTS.includes(new URL(baseUrl).hostname);
+export const vendorsApi = (baseUrl: string): boolean => URL.canParse(baseUrl) && VENDOR_HOSTS.includes(new URL(baseUrl).hostname.replace(/\.$/, "")); // `api.openai.com.` is the same host
 
 /** Whether `p` uses hey's own address for its name (a built-in provider, or its table without a base_url): no one wrote it. */
 export const builtInUrl = (p: Pick<ProviderSettings, "name" | "baseUrl">): boolean => PRESETS.some((x) => x.name === p.name && x.baseUrl === p.baseUrl);

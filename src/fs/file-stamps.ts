@@ -1,8 +1,9 @@
 // What a reading of files keeps to tell, at the next call, whether what it worked out still holds:
 // the identity of each file and directory it looked at (device and inode, size, modification and
 // change times in nanoseconds), one stat(2) each, as git's index tells a changed file. A file changed
-// (its modification time) within RACY_MS of being looked at may change again within the same clock tick and keep its stamp
-// (git's "racy" entries): it gets a stamp that never matches, so the next call reads it again.
+// within RACY_MS of being looked at may change again within the same clock tick and keep its stamp
+// (git's "racy" entries): it gets a stamp that never matches, so the next call reads it again. The
+// later of its modification and change times says when: `cp -p`, `touch -d`, `tar x` put the first back.
 // Without a deadline, as the readings that keep them (permission/repository-programs.ts).
 import { statSync } from "node:fs";
 
@@ -26,7 +27,8 @@ export function stampOf(path: string): string {
 export function look(stamps: Stamps, path: string, now = Date.now()): void {
   if (stamps.has(path)) return;
   const stamp = stampOf(path);
-  const changed = stamp === "-" ? 0 : Number(BigInt(stamp.split(":")[3]!) / 1_000_000n);
+  const [mtime, ctime] = stamp === "-" ? [0n, 0n] : stamp.split(":").slice(3).map(BigInt);
+  const changed = Number((mtime! > ctime! ? mtime! : ctime!) / 1_000_000n);
   stamps.set(path, now - changed < RACY_MS ? "racy" : stamp);
 }
 

@@ -202,6 +202,17 @@ export function isLoopback(host: string): boolean {
   return ip !== null && LOOPBACK_RANGES.some((range) => inRange(ip, parseCidr(range)));
 }
 
+/** Private, link-local and unique-local ranges: a server on one's own network. */
+const NEARBY_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "100.64.0.0/10", "fc00::/7", "fe80::/10"];
+
+/** Whether the host is this machine or one on its own network: loopback, a private address, a name with no dot (a container's) or of a local zone (`.local`, `.internal`, `.lan`, `.home.arpa`). */
+export function isNearby(host: string): boolean {
+  const name = normalizeHost(host);
+  if (isLoopback(name) || !name.includes(".") || /\.(local|internal|lan|home\.arpa)$/.test(name)) return true;
+  const ip = parseIp(name);
+  return ip !== null && NEARBY_RANGES.some((range) => inRange(ip, parseCidr(range)));
+}
+
 // ---- env ----
 
 function envProxyFor(protocol: string, env: ProxySources["env"]): { value: string; source: string } | undefined {

@@ -9,7 +9,7 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { explicitBareRepositories, guardedGit, isRefusal, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "./git-env.ts";
-import { look, type Stamps, stampOf, unchanged } from "../fs/file-stamps.ts";
+import { look, type Stamps, unchanged } from "../fs/file-stamps.ts";
 import { gitDirs, readConfigFile, walkGitConfig } from "../fs/git-config-files.ts";
 import { gitlinkPaths } from "../fs/git-index-links.ts";
 import { readHeadBytes } from "../fs/read-head.ts";
@@ -88,11 +88,12 @@ async function readRepositories(first: Repository, how: Listing & { home: string
   }
 }
 
-/** What one repository's files say: the programs its config names (or the refusal), and the repositories of its submodules, to read next. */
+/** What one repository's files say: the programs its config names (or the refusal), and the repositories of its submodules, to read next; `partial` where git listed what hey did not read. */
 interface Reading {
   programs: string[];
   refused: boolean;
   next: Repository[];
+  partial: boolean;
 }
 
 /** Readings of repositories already read, with the stamps of what each looked at: each git call in plan mode asks again, and a superproject of 150 submodules is ~1,800 files (x119). */
@@ -114,8 +115,9 @@ async function remembered(repo: Repository, how: Listing & { home: string }): Pr
   readFromDisk++;
   const reading = await readRepository(repo, how, (path) => look(stamps, path));
   readings.delete(key);
-  // a refusal (git did not list the config in time, an index read while git wrote it) may not hold next time
-  if (!how.signal?.aborted && !reading.programs.some(isRefusal)) readings.set(key, { stamps, reading });
+  // a refusal (git did not list the config in time, an index read while git wrote it) may not hold
+  // next time; a reading that stopped short has no stamps of the files git read past that point (x127)
+  if (!how.signal?.aborted && !reading.programs.some(isRefusal) && !reading.partial) readings.set(key, { stamps, reading });
   if (readings.size > MAX_READINGS) readings.delete(readings.keys().next().value!);
   return reading;
 }
@@ -124,13 +126,12 @@ async function remembered(repo: Repository, how: Listing & { home: string }): Pr
 async function readRepository(repo: Repository, how: Listing & { home: string }, look: Look): Promise<Reading> {
   const programs = new Set<string>();
   const tops = [join(repo.common, "config"), join(repo.gitDir, "config.worktree")];
-  const files = [...tops]; // every config file read, and both tops even where reading stopped before one: everyProgram's memory holds while they are unchanged
   for (const file of tops) look(file);
   let worktree: string | undefined;
   let hashBytes = 20;
   const stop = walkGitConfig(
     tops,
-    (path) => (files.push(path), look(path), readConfigFile(path)),
+    (path) => (look(path), readConfigFile(path)),
     () => true,
     how.home,
     (setting) => {
@@ -143,13 +144,14 @@ async function readRepository(repo: Repository, how: Listing & { home: string },
   );
   // hey stopped reading where git reads on (an include over 1 MB, over 200 files): what comes
   // after may set any program, so every one is made harmless, the drivers by the names git lists
-  if (stop && stop !== "found" && !stop.gitStops) for (const key of await everyProgram(repo.gitDir, files, how)) programs.add(key);
+  const partial = !!stop && stop !== "found" && !stop.gitStops;
+  if (partial) for (const key of await everyProgram(repo.gitDir, how)) programs.add(key);
   const top = worktree ? resolve(repo.gitDir, worktree) : (repo.top ?? workTreeOf(repo.gitDir, look));
   const modules = moduleGitDirs([repo.gitDir, repo.common], look);
   const links = top ? indexLinks(repo.gitDir, hashBytes, look) : [];
   if (!modules || !links) {
     programs.add(refusal(links ? "this repository's submodules could not all be listed" : "this repository's index could not be read")); // it cannot know what their config names
-    return { programs: [...programs], refused: true, next: [] };
+    return { programs: [...programs], refused: true, next: [], partial };
   }
   const next: Repository[] = [];
   for (const path of links) {
@@ -157,7 +159,7 @@ async function readRepository(repo: Repository, how: Listing & { home: string },
     if (gitDir) next.push({ gitDir, common: commonOf(gitDir, look), top: join(top!, path) });
   }
   for (const gitDir of modules) next.push({ gitDir, common: commonOf(gitDir, look), top: undefined });
-  return { programs: [...programs], refused: false, next };
+  return { programs: [...programs], refused: false, next, partial };
 }
 
 /** Told each path a reading looks at, before it reads it (fs/file-stamps.ts look). */
@@ -306,21 +308,17 @@ interface Listing {
   signal: AbortSignal | undefined;
 }
 
-/** git's answer by git directory, kept while the config files hey read keep their sizes and times: git is asked once a session, not before each command. */
-const listed = new Map<string, { stamp: string; programs: string[] }>();
-
 /**
  * Every program key (repositoryProgram's) the config of the repository of `gitDir` may set: those
  * without a subsection name, and each driver's by the names git itself lists from the repository's
- * own files (`git config --list`, includes followed: it reads what hey did not), remembered while
- * `files` are unchanged (a file only the oversized one includes is not among them: hey never read it). git older than 2.26 has no `--show-scope`: it is asked again without, and
- * every name it lists is taken, the user's own too, which only makes more harmless. When git does
- * not list them in time or fails, a refusal saying so: git in that command then runs nothing.
+ * own files (`git config --list`, includes followed: it reads what hey did not). Asked before each
+ * command, never remembered: a file git read past where hey stopped (an include after the oversized
+ * one, or one it includes) has no stamp to tell it changed, and a driver added there would run (x127).
+ * git older than 2.26 has no `--show-scope`: it is asked again without, and every name it lists is
+ * taken, the user's own too, which only makes more harmless. When git does not list them in time or
+ * fails, a refusal saying so: git in that command then runs nothing.
  */
-async function everyProgram(gitDir: string, files: string[], how: Listing): Promise<string[]> {
-  const stamp = files.map((file) => `${file}\0${stampOf(file)}`).join("\0");
-  const known = listed.get(gitDir);
-  if (known?.stamp === stamp) return known.programs;
+async function everyProgram(gitDir: string, how: Listing): Promise<string[]> {
   let answer = await listConfig(gitDir, true, how);
   if (answer.code === USAGE_ERROR) answer = await listConfig(gitDir, false, how);
   if (answer.code !== 0) {
@@ -335,9 +333,7 @@ async function everyProgram(gitDir: string, files: string[], how: Listing): Prom
     const program = sub === "" ? undefined : repositoryProgram({ section, sub, key });
     if (program) drivers.push(program);
   }
-  const programs = [...PROGRAMS_WITHOUT_NAMES, ...drivers];
-  listed.set(gitDir, { stamp, programs });
-  return programs;
+  return [...PROGRAMS_WITHOUT_NAMES, ...drivers];
 }
 
 /** git's exit code for an option it does not know (`--show-scope` before 2.26). */

@@ -3,7 +3,8 @@
 // was cut (command-result.ts, which `!COMMAND`'s note shares).
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { stampOf } from "../fs/file-stamps.ts";
 import { newId } from "../kernel/ir.ts";
 import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
@@ -102,7 +103,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: async (args, ctx) => {
       const given = (typeof opts.env === "function" ? await opts.env(String(args.command), ctx.signal) : opts.env) ?? process.env;
-      const env = withoutTerminal(given, oldGit(given.PATH));
+      const env = withoutTerminal(given, oldGit(given.PATH, ctx.cwd));
       return runBash({ ...opts, outputDir, env, watch }, maxTimeoutMs, args, ctx);
     },
   };
@@ -199,33 +200,41 @@ function startError(program: string, command: string, error: string, cwd: string
  * Whether the git the commands find on `path` is older than 2.31 (no GIT_CONFIG_COUNT: hey's editor
  * must be GIT_EDITOR there); asked once per git found (`git --version`, ~2 ms), false without one.
  */
-export function oldGit(path: string | undefined): boolean {
-  const git = gitOn(path);
-  if (git === undefined) return false;
-  let old = gitVersions.get(git);
+export function oldGit(path: string | undefined, cwd = process.cwd()): boolean {
+  const found = gitOn(path, cwd);
+  if (found === undefined) return false;
+  const key = `${found.git}\0${found.stamp}`; // a git replaced in place is asked again
+  let old = gitVersions.get(key);
   if (old === undefined) {
-    const ran = Bun.spawnSync([git, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    const ran = Bun.spawnSync([found.git, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
     old = gitBefore231(ran.stdout.toString());
-    gitVersions.set(git, old);
+    gitVersions.set(key, old);
   }
   return old;
 }
 const gitVersions = new Map<string, boolean>();
 
 /**
- * The git the commands find on `path`, looked up once per PATH value (a stat of each of its
- * directories: on a slow disk ~50 ms a bash call); where none is found it is looked for again at
- * the next call, so a git the agent installs is found.
+ * The git the commands find on `path` from `cwd`, with its stamp (fs/file-stamps.ts), looked up once
+ * per PATH value (a stat of each of its directories: on a slow disk ~50 ms a bash call) while the
+ * directories up to git's and the git file keep their stamps: a git installed ahead on PATH later,
+ * or a new one in its place, is found at the next call, for one stat per directory up to git's.
+ * Where none is found it is looked for again at the next call, so a git the agent installs is found.
  */
-function gitOn(path: string | undefined): string | undefined {
-  const key = path ?? "\0inherited";
+function gitOn(path: string | undefined, cwd: string): { git: string; stamp: string } | undefined {
+  const dirs = (path ?? process.env.PATH ?? "").split(delimiter).map((dir) => resolve(cwd, dir)); // "" and "." are cwd, as the shell reads them
+  const key = `${path ?? "\0inherited"}\0${dirs.join(delimiter)}`; // a relative entry is another directory in another cwd
   const known = gitPaths.get(key);
-  if (known !== undefined) return known;
-  const git = Bun.which("git", path === undefined ? {} : { PATH: path }) ?? undefined;
-  if (git !== undefined) gitPaths.set(key, git);
-  return git;
+  if (known?.stamps.every(([p, stamp]) => stampOf(p) === stamp)) return { git: known.git, stamp: known.stamps.at(-1)![1] };
+  const git = Bun.which("git", { PATH: dirs.join(delimiter) }) ?? undefined;
+  if (git === undefined) return undefined;
+  const at = dirs.indexOf(dirname(git));
+  // a name added to a directory changes its times; not git's racy rule: a git is installed once, not rewritten each tick
+  const stamps = [...(at < 0 ? dirs : dirs.slice(0, at + 1)), git].map((p): [string, string] => [p, stampOf(p)]);
+  gitPaths.set(key, { git, stamps });
+  return { git, stamp: stamps.at(-1)![1] };
 }
-const gitPaths = new Map<string, string>();
+const gitPaths = new Map<string, { git: string; stamps: [string, string][] }>();
 
 type Reader = typeof import("./bash-notes.ts") & typeof import("../permission/read-only.ts");
 /**

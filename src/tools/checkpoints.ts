@@ -138,10 +138,10 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   let start = lost && !replayed.lost ? recordLine({ type: "lost" }) : "";
   if (text !== undefined && text !== "" && !text.endsWith("\n")) start = "\n"; // a hey killed mid-line: the next line starts on its own
   // what of the turn could not be saved (what /undo cannot do is said at once): a copy once per file, the record once
-  const unsaved = (turn: Turn, e: unknown, path?: string) => {
+  const unsaved = (turn: Turn, e: unknown, path?: string, unread?: boolean) => {
     if (turn.unsaved?.some((u) => u.path === path)) return;
     const why = diskProblem(e)?.split(";")[0] ?? errorText(e);
-    (turn.unsaved ??= []).push({ ...(path !== undefined && { path }), where: path === undefined ? file : dir, why });
+    (turn.unsaved ??= []).push({ ...(path !== undefined && { path }), where: path === undefined ? file : dir, why, ...(unread && { unread }) });
   };
   // the steps a full disk kept out, written with the next step or turn: a later hey rebuilds the turn whole
   let pending = "";
@@ -193,9 +193,10 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     if (info) kept.mode = info.mode & 0o7777; // else created by the turn
     if (info && info.size > CHECKPOINT_MAX_BYTES) kept.skipped = `over ${CHECKPOINT_MAX_BYTES / 1024 / 1024} MB, no copy kept`;
     else if (info) {
-      // a file hey cannot read (a folder, no permission): the tool's call fails the same way, and hey's cache is not to blame
+      // a file hey cannot read: a folder fails the call too (untold's `failed` drops it); a write-only one write_file replaces
       const bytes = await readFile(diskPath(path)).catch((e: unknown) => {
         kept.skipped = `no copy could be kept: ${errorText(e)}`;
+        unsaved(turn, e, path, true);
         return undefined;
       });
       if (bytes)

@@ -68,3 +68,44 @@ describe("a resumed session whose provider has no key", () => {
     );
   });
 });
+
+describe("a resumed session at a hosted API that is not built in (x127)", () => {
+  const table = (name: string, url: string, key: string, headers = "") =>
+    `[provider.${name}]\nbase_url = "${url}"\napi_key = "${key}"\nmodels = ["m1"]${headers ? `\nheaders = ${headers}` : ""}`;
+  test.each([
+    ["OpenRouter", "openrouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"],
+    ["Groq", "groq", "https://api.groq.com/openai/v1", "GROQ_API_KEY"],
+    ["Together, host written in capitals", "together", "https://API.Together.xyz/v1", "TOGETHER_API_KEY"],
+  ])("%s with its required ${KEY} unset gets nothing", (_why, name, url, variable) => {
+    const refusal = unsendable(resolve(table(name, url, `\${${variable}}`), {}, resumed(name, "m1")).settings.provider);
+    expect(refusal).toStartWith(`this session last used ${name}/m1, and ${variable} is not set, so hey sends it nothing`);
+  });
+
+  test("the vendor's own API written with a trailing dot (api.openai.com.) gets nothing without a key", () => {
+    const toml = '[provider.mine]\nbase_url = "https://api.openai.com./v1"\nmodels = ["gpt-5.5"]';
+    expect(unsendable(resolve(toml, {}, resumed("mine", "gpt-5.5")).settings.provider)).toStartWith(
+      "this session last used mine/gpt-5.5, and [provider.mine] has no api_key",
+    );
+  });
+
+  test("a header that carries no key (X-Max-Tokens) is no key", () => {
+    const toml = table("openrouter", "https://openrouter.ai/api/v1", "${OPENROUTER_API_KEY}", '{ "X-Max-Tokens" = "4096" }');
+    expect(unsendable(resolve(toml, {}, resumed("openrouter", "m1")).settings.provider)).toStartWith(
+      "this session last used openrouter/m1, and OPENROUTER_API_KEY is not set",
+    );
+  });
+
+  test.each([
+    ["its key is optional (${KEY:-})", table("openrouter", "https://openrouter.ai/api/v1", "${OPENROUTER_API_KEY:-}"), "openrouter"],
+    ["its api_key is empty", table("openrouter", "https://openrouter.ai/api/v1", ""), "openrouter"],
+    ["its key is in an X-Auth-Token header", table("gw", "https://gw.example.com/v1", "${GW_KEY}", '{ "X-Auth-Token" = "t0k" }'), "gw"],
+    ["it is on the local network (192.168.1.20)", table("lan", "http://192.168.1.20:8000/v1", "${LAN_KEY}"), "lan"],
+    ["it is a container's name (http://vllm:8000)", table("box", "http://vllm:8000/v1", "${BOX_KEY}"), "box"],
+    ["it is in a local zone (gpu.internal)", table("gpu", "https://gpu.internal/v1", "${GPU_KEY}"), "gpu"],
+    ["its table names no api_key (a server that takes none)", '[provider.mine]\nbase_url = "https://llm.example.com/v1"\nmodels = ["m1"]', "mine"],
+  ])("is sent to when %s", (_why, toml, name) => {
+    const { settings } = resolve(toml, {}, resumed(name, "m1"));
+    expect(settings.provider.name).toBe(name);
+    expect(unsendable(settings.provider)).toBeUndefined();
+  });
+});

@@ -1,5 +1,5 @@
 // Where a repository's config includes more than hey reads, plan mode asks git to list the config
-// (x83): that must not freeze hey while git reads, must not run before every command, must work on
+// (x83): that must not freeze hey while git reads, must see what changed in files only git read, must work on
 // git before 2.26 (no `--show-scope`), and links below `.git/modules` must not send hey walking the
 // disk before each command.
 import { afterEach, expect } from "bun:test";
@@ -58,17 +58,26 @@ testNeeding(["git"])(
   },
 );
 
-testNeeding(["git"])("git lists the config once while its files keep their size and time, and again once one of them changes", async () => {
-  const base = fresh();
-  const repo = repoIncluding(base, (path) => writeFileSync(path, HIDDEN));
-  const { env, log } = loggingGit(base, false);
-  for (const command of ["git status", "git diff", "git log -1"])
-    expect(await repositoryPrograms(repo, command, "/nonexistent", env)).toContain("diff.hidden.textconv");
-  expect(listings(log)).toBe(1);
-  appendFileSync(join(repo, ".git", "big.inc"), '[diff "later"]\n\ttextconv = cat\n');
-  expect(await repositoryPrograms(repo, "git diff", "/nonexistent", env)).toContain("diff.later.textconv");
-  expect(listings(log)).toBe(2);
-});
+testNeeding(["git"])(
+  "where hey stops reading short, a driver added later to a file included after the oversized one is seen at the next call (x127)",
+  async () => {
+    const base = fresh();
+    const repo = repoIncluding(base, (path) => writeFileSync(path, HIDDEN));
+    const later = join(repo, ".git", "later.cfg");
+    writeFileSync(later, "# nothing yet\n");
+    appendFileSync(join(repo, ".git", "config"), "[include]\n\tpath = later.cfg\n");
+    const { env, log } = loggingGit(base, false);
+    for (const command of ["git status", "git diff"]) {
+      const programs = await repositoryPrograms(repo, command, "/nonexistent", env);
+      expect(programs).toContain("diff.hidden.textconv");
+      expect(programs).not.toContain("diff.evil.textconv");
+    }
+    appendFileSync(later, '[diff "evil"]\n\ttextconv = touch PWNED; cat\n');
+    expect(await repositoryPrograms(repo, "git show", "/nonexistent", env)).toContain("diff.evil.textconv");
+    expect(await repositoryPrograms(repo, "git show", "/other-home", env)).toContain("diff.evil.textconv");
+    expect(listings(log)).toBe(4); // git is asked before each command: no stamp tells what it read past hey
+  },
+);
 
 testNeeding(["git"])("while git reads a slow include (a FIFO), hey goes on (timers fire), and Esc's abort ends the wait with its own reason", async () => {
   const repo = repoIncluding(fresh(), (path) => Bun.spawnSync(["mkfifo", path]));

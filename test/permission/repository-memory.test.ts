@@ -2,8 +2,7 @@
 // superproject's submodules are read once and remembered while every file and directory the reading
 // looked at keeps its identity, so the next git call stats them instead of reading them all, and a
 // config the agent edits, or a submodule it adds, is read at the very next call.
-import { afterEach, expect } from "bun:test";
-import { readdirSync, utimesSync } from "node:fs";
+import { afterEach, expect, mock, spyOn } from "bun:test";
 import { join } from "node:path";
 import { repositoriesRead, repositoryPrograms } from "../../src/permission/repository-programs.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -11,6 +10,7 @@ import { testNeeding } from "../helpers/tools.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];
 afterEach(() => {
+  mock.restore();
   for (const d of dirs.splice(0)) d.remove();
 });
 const git = (cwd: string, ...args: string[]) => {
@@ -22,11 +22,14 @@ const git = (cwd: string, ...args: string[]) => {
   if (run.exitCode !== 0) throw new Error(run.stderr.toString());
 };
 
-/** Every file and directory below `dir` made a minute old: a file changed within the last moments is read again at each call (file-stamps.ts RACY_MS). */
-function age(dir: string): void {
-  const then = new Date(Date.now() - 60_000);
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) utimesSync(join(dir, name), then, then);
-  utimesSync(dir, then, then);
+/**
+ * Every file and directory made so far made a minute old, by a clock a minute ahead: a file changed
+ * within the last moments is read again at each call (fs/file-stamps.ts RACY_MS), and setting its
+ * times back changes its change time, which counts as well.
+ */
+function age(): void {
+  const now = Date.now.bind(Date);
+  spyOn(Date, "now").mockImplementation(() => now() + 60_000);
 }
 
 /** A superproject with `count` submodules, each its own git directory below `.git/modules/`. */
@@ -47,7 +50,7 @@ const programs = (repo: string) => repositoryPrograms(repo, "git log -1", "/none
 testNeeding(["git"])("a second git call reads no submodule again while nothing changed, and the answer is the same", async () => {
   const repo = superproject(5);
   git(join(repo, "s3"), "config", "diff.evil.textconv", "evil");
-  age(join(repo, ".."));
+  age();
   const before = repositoriesRead();
   expect(await programs(repo)).toEqual(["diff.evil.textconv"]);
   expect(repositoriesRead() - before).toBe(6);
@@ -57,7 +60,7 @@ testNeeding(["git"])("a second git call reads no submodule again while nothing c
 
 testNeeding(["git"])("a config the agent edits between two git calls is read at the next one, and only that repository is", async () => {
   const repo = superproject(4);
-  age(join(repo, ".."));
+  age();
   expect(await programs(repo)).toEqual([]);
   git(join(repo, "s2"), "config", "filter.evil.clean", "evil");
   const before = repositoriesRead();
@@ -69,7 +72,7 @@ testNeeding(["git"])("a config the agent edits between two git calls is read at 
 
 testNeeding(["git"])("a submodule added between two git calls, and its config, is seen at the next one", async () => {
   const repo = superproject(2);
-  age(join(repo, ".."));
+  age();
   expect(await programs(repo)).toEqual([]);
   git(repo, "submodule", "add", "-q", join(repo, "..", "lib"), "late");
   git(join(repo, "late"), "config", "diff.late.textconv", "evil");

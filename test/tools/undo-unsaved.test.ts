@@ -2,7 +2,7 @@
 // a cache that is no folder), the user hears it the moment it happens, once a turn, and `/undo` says
 // "nothing undone" rather than "undid" (x117: the edit showed ✓ and /undo later said "undid").
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
@@ -149,4 +149,29 @@ test("a record step a full disk cut short is cut off the file: once there is roo
   expect(lines.map((l) => JSON.parse(l).type)).toEqual(["turn", "before", "after", "before", "after", "before", "after", "before", "after"]);
   const { turns } = replayRecords(record);
   expect([...turns[0]!.files.keys()]).toEqual(["a", "b", "c", "d"].map((n) => join(work.path, `${n}.txt`)));
+});
+
+test("write_file replacing a file hey cannot read (mode 0200) says at once that /undo cannot restore it (x127)", () => {
+  const work = tempDir("hey-unsaved-unread-");
+  dirs.push(work);
+  chmodSync(work.path, 0o777); // written by nobody where the tests run as root
+  const script = `
+    const { withCheckpoints, checkpointsIn } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/checkpoints.ts"))});
+    const { createWriteFileTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/write-file.ts"))});
+    const { writeFileSync, readFileSync } = await import("node:fs");
+    const work = ${JSON.stringify(work.path)};
+    writeFileSync(work + "/secret.txt", "the only copy\\n", { mode: 0o200 });
+    const said = [];
+    const write = withCheckpoints(createWriteFileTool({ home: work }), work + "/outputs", work, undefined, (l) => said.push(l));
+    checkpointsIn(work + "/outputs").beginTurn();
+    const result = await write.run({ path: "secret.txt", content: "new\\n" }, { signal: new AbortController().signal, cwd: work });
+    console.log(JSON.stringify({ failed: result.isError ?? false, said }));`;
+  // root reads any file: the tool runs as nobody there (setpriv, util-linux)
+  const as = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+  const run = Bun.spawnSync([...as, process.execPath, "-e", script], { cwd: work.path, env: { ...process.env, HOME: work.path } });
+  expect(run.stderr.toString()).toBe("");
+  const { failed, said } = JSON.parse(run.stdout.toString());
+  expect(failed).toBe(false);
+  expect(said).toHaveLength(1);
+  expect(said[0]).toStartWith("hey: /undo will not be able to restore secret.txt: hey could not read it to keep a copy: EACCES");
 });
