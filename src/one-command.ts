@@ -1,6 +1,6 @@
 // `hey -p /usage`, `hey -c /compact`: one slash command run on its own, its result the run's output
 // and exit code. A command that asks the model (/compact's summary) fails as a `-p` turn does.
-import { EXIT, type RunFlags } from "./cli.ts";
+import { EXIT } from "./cli.ts";
 import { commandContext } from "./command-context.ts";
 import { ConfigError } from "./config/settings.ts";
 import type { Places } from "./fs/places.ts";
@@ -12,15 +12,15 @@ import type { CommandResult } from "./ui/commands.ts";
 import { doneEvent } from "./ui/json.ts";
 import { writer } from "./ui/term.ts";
 
-/** The command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
-export async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"], skillsOn: boolean): Promise<number> {
+/** The command's text on stdout (an error on stderr, exit 2); `json`: a `command` event, then `done`. */
+export async function oneCommand(runtime: Runtime, here: Places, line: string, json: boolean, skillsOn: boolean): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
   const context = commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`), undefined, skillsOn);
-  const { result, kind, code } = await runCommand(line, { ...context, oneShot: true, columns: output === "json" ? 0 : process.stdout.columns || 0 }).then(
+  const { result, kind, code } = await runCommand(line, { ...context, oneShot: true, columns: json ? 0 : process.stdout.columns || 0 }).then(
     (result) => ({ result, kind: "usage" as ErrorKind, code: result.ok ? EXIT.ok : EXIT.usage }),
     failedCommand,
   );
-  if (output === "json") {
+  if (json) {
     runtime.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
     // a refused command ends the run with an error that says why, as any stop but `end` does (docs/json-events.md)
     if (!result.ok) runtime.output.emit({ type: "error", kind, message: result.text.replace(/^hey: /, "") });

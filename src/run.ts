@@ -199,7 +199,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       };
       return await repl(runtime, here, message, args.run.skills, hooks);
     }
-    if (lineKind(message) === "command") return await (await import("./one-command.ts")).oneCommand(runtime, here, message, args.run.output, args.run.skills);
+    if (lineKind(message) === "command")
+      return await (await import("./one-command.ts")).oneCommand(runtime, here, message, args.run.output === "json", args.run.skills);
     // `/cost`, `/review src/main.ts` naming a skill: not a message for the model (the REPL says it at its prompt)
     const mistake = slashMistake(message, slashNames(runtime, here));
     if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
