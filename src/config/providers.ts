@@ -171,6 +171,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
+  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not moved
+  providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
   const names_ = providers.map((p) => p.name);
   const unknown = (name: string, label: string, more = ""): never => {
     throw new UnknownProviderError(
