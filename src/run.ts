@@ -148,6 +148,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       byName: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.py` for app/deep/cli.py
     });
     for (const w of config.warnings) warn(w);
+    if (config.settings.provider.moved) told.push(config.settings.provider.moved); // a script is told its session went to another model too
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
     const untrusted =

@@ -302,6 +302,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(noKey ? { noKey } : {}),
+    ...(notice ? { moved: notice } : {}),
     ...(rooted ? { baseUrl: rooted.root } : {}),
     ...key,
     ...(noModel ? { noModel } : {}),
