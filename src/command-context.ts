@@ -1,5 +1,5 @@
 // What slash commands reach (ui/commands.ts's CommandContext) from a run: its agent, its settings
-// and the runtime's swaps. The one-shot command (run.ts) and the REPL (interactive.ts) build it
+// and the runtime's swaps. The one-shot command (one-command.ts) and the REPL (interactive.ts) build it
 // the same way.
 import { sep } from "node:path";
 import type { Places } from "./fs/places.ts";

@@ -15,7 +15,6 @@ import type { HandOffLimit } from "./kernel/hand-off.ts";
 import type { ContentBlock } from "./kernel/ir.ts";
 import { INTERRUPTED } from "./kernel/tool.ts";
 import type { RunResult } from "./kernel/loop.ts";
-import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
@@ -31,7 +30,7 @@ import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
-import { doneEvent, failureLines } from "./ui/json.ts";
+import { failureLines } from "./ui/json.ts";
 import { type EndSignal, exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON, withCommandsStopping } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
@@ -45,7 +44,6 @@ import { filesForNames, firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, ST
 import { withSessionNotes } from "./session-notes.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
-import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 import { createPlanMode, PLAN_LEFT, PLAN_RESUMED, planNote, withPlanNote } from "./permission/plan-mode.ts";
 import { startedUp } from "./fs/root-probe.ts";
@@ -150,6 +148,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       byName: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.py` for app/deep/cli.py
     });
     for (const w of config.warnings) warn(w);
+    if (config.settings.provider.moved) told.push(config.settings.provider.moved); // a script is told its session went to another model too
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
     const untrusted =
@@ -201,7 +200,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       };
       return await repl(runtime, here, message, args.run.skills, hooks);
     }
-    if (lineKind(message) === "command") return await oneCommand(runtime, here, message, args.run.output, args.run.skills);
+    if (lineKind(message) === "command")
+      return await (await import("./one-command.ts")).oneCommand(runtime, here, message, args.run.output === "json", args.run.skills);
     // `/cost`, `/review src/main.ts` naming a skill: not a message for the model (the REPL says it at its prompt)
     const mistake = slashMistake(message, slashNames(runtime, here));
     if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
@@ -268,20 +268,6 @@ function preflightFailure(e: unknown, output: RunFlags["output"]): number {
   // a ConfigError's lines are one mistake each (as /reload lists them): each gets its `hey:`
   for (const line of config ? errorText(e).split("\n") : [errorText(e)]) warn(line);
   return busy ? EXIT.runtime : EXIT.usage;
-}
-
-/** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
-async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"], skillsOn: boolean): Promise<number> {
-  const { runCommand } = await import("./ui/commands.ts");
-  const context = commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`), undefined, skillsOn);
-  const result = await runCommand(line, { ...context, oneShot: true, columns: output === "json" ? 0 : process.stdout.columns || 0 });
-  if (output === "json") {
-    runtime.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });
-    // a refused command ends the run with an error that says why, as any stop but `end` does (docs/json-events.md)
-    if (!result.ok) runtime.output.emit({ type: "error", kind: "usage", message: result.text.replace(/^hey: /, "") });
-    runtime.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(runtime.agent.usage.total)));
-  } else if (result.text) writer(result.ok ? 1 : 2).write(result.text + "\n");
-  return result.ok ? EXIT.ok : EXIT.usage;
 }
 
 async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string): Promise<number> {

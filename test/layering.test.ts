@@ -22,6 +22,7 @@ const EDGES = new Set([
   "here.ts",
   "mcp-command.ts",
   "run.ts",
+  "one-command.ts",
   "interactive.ts",
   "command-context.ts",
   "user-input.ts",

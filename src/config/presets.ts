@@ -218,7 +218,8 @@ export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean
  * the request would only be refused, after carrying the whole history; with a provider that has one, named.
  */
 export function noKeyRefusal(p: ProviderSettings, used: string, providers: readonly ProviderSettings[]): string {
-  const other = providers.find((x) => x !== p && x.apiKey !== undefined && x.models.length > 0);
+  // one with a key, or a table of one's own that needs none (a local server); never another keyless vendor
+  const other = providers.find((x) => x !== p && x.models.length > 0 && (x.apiKey !== undefined || (!x.preset && !keylessAtVendor(x))));
   const key = p.apiKeyVar ?? `api_key in [provider.${p.name}]`; // a table of one's own at a vendor's address, with no api_key
   const set = p.apiKeyVar === undefined ? `[provider.${p.name}] has no api_key` : /^[A-Z_][A-Z0-9_]*$/.test(key) ? `${key} is not set` : `${key} has no value`;
   const instead = other ? `continue it with a model whose key is set: hey -c -m ${other.name}/${other.models[0]} (/model at the prompt), or ` : "";

@@ -3,8 +3,8 @@
 // `HEY_BASE_URL`, and the choice -m > HEY_MODEL/HEY_PROVIDER > a resumed session's model > [default] >
 // first provider. Pure.
 import type { Protocol } from "../kernel/ir.ts";
-import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
+import { compatOf } from "./provider-compat.ts";
 import { nearMiss, sharedName } from "./model-check.ts";
 import {
   aliasNote,
@@ -114,22 +114,6 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   };
 }
 
-/** The compatibility flags of a provider table, checked; `{}` when it sets none. */
-function compatOf(p: FileProvider): { compat?: Compat } {
-  // the values were checked with the other keys (schema.ts: their kinds)
-  const compat: Compat = {};
-  const maxTokensField = p.max_tokens_field;
-  const systemRole = p.system_role;
-  if (maxTokensField) compat.maxTokensField = maxTokensField;
-  if (systemRole) compat.systemRole = systemRole;
-  if (p.reasoning_replay !== undefined) compat.reasoningReplay = p.reasoning_replay;
-  if (p.parallel_tool_calls !== undefined) compat.parallelToolCalls = p.parallel_tool_calls;
-  if (p.prompt_cache_key !== undefined) compat.promptCacheKey = p.prompt_cache_key;
-  if (p.pdfs !== undefined) compat.pdfs = p.pdfs;
-  if (p.cache_control !== undefined) compat.cacheControl = p.cache_control;
-  return Object.keys(compat).length > 0 ? { compat } : {};
-}
-
 /**
  * Why the model name the key at `path` gives is empty, and what to do: a request without one is
  * refused by any endpoint, far from the cause (ProviderSettings.noModel).
@@ -173,6 +157,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
+  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not moved
+  providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
   const names_ = providers.map((p) => p.name);
   const unknown = (name: string, label: string, more = ""): never => {
     throw new UnknownProviderError(
@@ -318,6 +304,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(noKey ? { noKey } : {}),
+    ...(notice ? { moved: notice } : {}),
     ...(rooted ? { baseUrl: rooted.root } : {}),
     ...key,
     ...(noModel ? { noModel } : {}),
@@ -378,7 +365,13 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   const { flags, env } = input;
   const fromFlag = Boolean(flags.baseUrl);
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
-  const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
+  const spec = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
+  // `/model` lists the endpoint's models as cli/NAME and another usable provider's as NAME/MODEL: each switches as written
+  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, is a model of the endpoint as it is written)
+  const [, name, rest] = /^([^/]+)\/(.+)$/.exec(spec) ?? [];
+  const other = flags.session?.current ? others.find((p) => p.name === name && p.name !== "cli" && isUsable(p) && p.models.includes(rest!)) : undefined;
+  const was = flags.session?.provider === "cli" ? flags.session.model : undefined; // the endpoint's model, for /model to list beside the other's
+  const model = other ? was : name === "cli" ? rest! : spec;
   const key = keyGiven(flags, env, "cli");
   const empty = key ? undefined : emptyKeySaid([], env, flags);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
@@ -391,10 +384,10 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
     ...from,
     ...key,
     ...(empty ? { apiKeyEmpty: empty } : {}),
-    models: [model],
+    models: model ? [model] : [],
     legacyThinking: false,
     headers: {},
   };
   const warnings = rooted ? [`${fromFlag ? "--base-url" : "HEY_BASE_URL"} ${pasted(rooted)}`] : [];
-  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings };
+  return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: other ?? cli, model: other ? rest! : model!, warnings };
 }

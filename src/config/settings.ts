@@ -142,6 +142,8 @@ export interface ProviderSettings {
   noModel?: string;
   /** why the resumed session's provider gets no request: it has no key now (providers.ts noKeyRefusal) */
   noKey?: string;
+  /** the resumed session's provider is not in this run's configuration, so this one goes on with it: said on stderr and as a JSON `notice` */
+  moved?: string;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */

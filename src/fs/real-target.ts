@@ -32,6 +32,15 @@ const odd = (abs: string) => typeof diskPath(abs) !== "string";
  */
 export const realTargetBounded = (abs: string): string => (odd(abs) ? realTarget(abs) : boundedReal(abs));
 
+/** Where `abs` really leads, within the read deadline (fs/bounded-reads.ts); undefined when it did not answer (or is not there). */
+export function realWithin(abs: string): string | undefined {
+  try {
+    return realTargetBounded(abs);
+  } catch {
+    return undefined;
+  }
+}
+
 /** boundedStat of `abs`; a name with bytes that are not UTF-8 is looked at here, as realTargetBounded does. Throws as statSync does. */
 function statOf(abs: string): Pick<Stat, "kind" | "nlink" | "id"> {
   if (!odd(abs)) return boundedStat(abs);

@@ -23,7 +23,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { DEADLINE_MS } from "../fs/bounded-reads.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { fileChunks } from "../fs/file-chunks.ts";
-import { realTarget, realTargetBounded } from "../fs/real-target.ts";
+import { realTarget, realWithin } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { isWithin } from "../fs/within.ts";
 import type { Tool } from "../kernel/tool.ts";
@@ -63,15 +63,6 @@ interface Turn extends RecordedTurn {
   told?: true;
   /** rebuilt from the record: a turn of an earlier hey, possibly elsewhere */
   earlier?: true;
-}
-
-/** Where `abs` really leads, within the read deadline (fs/bounded-reads.ts); undefined when it did not answer. */
-function realWithin(abs: string): string | undefined {
-  try {
-    return realTargetBounded(abs);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A session's checkpoints. Its methods never throw: a checkpoint that cannot be kept is said at /undo. */
@@ -174,7 +165,7 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   let current: Turn | undefined;
   // the newest turn when /undo last stopped before turns that ran bash: the next /undo, with no turn begun since, goes past them
   let warned: Turn | undefined;
-  let copies = 0;
+  let [copies, undone] = [0, 0]; // undone: the turns this hey's /undo put back, for the /undo that finds none left
   // read a chunk at a time: the file may be one of 60 MB that edit has just changed
   const hashOf = async (path: string) => {
     const hasher = new Bun.CryptoHasher("sha256");
@@ -301,8 +292,9 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
       const first = dropped.find((t) => t.recorded);
       const recordUndone = () => first && record(first, { type: "undone", turn: first.id });
       if (!turn) recordUndone();
-      if (!turn) return { kind: "none", later, ...(lost && { gone: PRUNED }) };
-      const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash, later };
+      if (!turn) return { kind: "none", later, ...(undone > 0 && { undone }), ...(lost && { gone: PRUNED }) };
+      const older = turns.some((t) => changed(t).length > 0); // what a next /undo would reach
+      const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash, later, older };
       // the file is as it was before the turn, and so is what the agent has seen of it: none, when it had not read it then
       const seenAsBefore = (kept: Kept) => {
         const seen = kept.seen ?? (runSeen && { files: runSeen, before: undefined }); // of an earlier hey's turn: not seen in this run
@@ -353,6 +345,7 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
       recordUndone(); // once its files are back: a hey killed before has the turn still, each file left as it now is
       await removeFolders(new Set(foldersOfCreated(turn.folders, turn.files.values()).filter((f) => !outside(f))), report.skipped);
       await forget(turn);
+      undone++;
       return { kind: "undone", report };
     },
   };

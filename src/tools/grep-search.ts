@@ -39,6 +39,7 @@ import { diskPath } from "../fs/dir-names.ts";
 import { notRegularFile, unsearchedKernelPath } from "../fs/special-files.ts";
 import { procPath } from "../fs/mounts.ts";
 import { realTarget } from "../fs/real-target.ts";
+import { writtenPattern } from "./written-pattern.ts";
 
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
@@ -66,7 +67,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   try {
     regex = compilePattern(pattern, ignoreCase);
   } catch (e) {
-    return toolError(`grep: invalid regex ${JSON.stringify(pattern)}: ${errorText(e)}`);
+    return toolError(`grep: invalid regex ${writtenPattern(pattern)}: ${errorText(e)}`);
   }
   const show = (abs: string) => display(abs, ctx.cwd);
 
@@ -151,7 +152,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
     ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
     : "";
   const binary = binaryNote(found);
-  const none = `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${binary}${multiline}`;
+  const none = `no matches for ${writtenPattern(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${binary}${multiline}`;
   const text = found.total > 0 ? `${format(found, cap, context)}${binary ? `\n${binary}` : ""}` : none;
   // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
   const ignored = found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await ignoredDirs(root, scope, (abs) => kept(abs, folders))).map(show)) : "";
@@ -170,9 +171,9 @@ async function namedBinary(abs: string, where: string, pattern: string, regex: R
     return toolError(`cannot read ${where}: ${reasonOf(e)}`);
   }
   if (signal.aborted) return toolError("grep interrupted");
-  if (n === 0) return { output: `no matches for ${JSON.stringify(pattern)} in ${where} (a binary file)` };
+  if (n === 0) return { output: `no matches for ${writtenPattern(pattern)} in ${where} (a binary file)` };
   return {
-    output: `binary file ${where} matches ${JSON.stringify(pattern)}: ${n} ${n === 1 ? "line" : "lines"} (cut at line breaks and NUL bytes), not shown`,
+    output: `binary file ${where} matches ${writtenPattern(pattern)}: ${n} ${n === 1 ? "line" : "lines"} (cut at line breaks and NUL bytes), not shown`,
   };
 }
 

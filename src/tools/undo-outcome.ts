@@ -12,6 +12,8 @@ export interface UndoReport {
   ranBash: boolean;
   /** the newer turns passed over (they changed no file with edit or write_file) */
   later: Later;
+  /** an older turn changed files too: a next `/undo` has one to undo */
+  older: boolean;
 }
 
 /** Turns newer than the one `/undo` reaches: how many, and how many of those ran bash commands (whose changes stay). */
@@ -24,10 +26,11 @@ export interface Later {
  * What `/undo` did: `undone`, the report; `waiting`, nothing yet: newer turns ran bash commands,
  * and the next `/undo` (no turn begun between) undoes the turn that changed `files`; `none`, no
  * turn changed a file with edit or write_file (`later`: the newer turns it looked at; `gone`: the
- * session's earlier turns changed files but their record is gone, and why it may be).
+ * session's earlier turns changed files but their record is gone, and why it may be; `undone`: the
+ * turns this hey's `/undo` already put back).
  */
 export type UndoOutcome =
   | { kind: "undone"; report: UndoReport }
   | { kind: "elsewhere"; root: string; files: string[]; unanswered?: string }
   | { kind: "waiting"; later: Later; files: string[] }
-  | { kind: "none"; later: Later; gone?: string };
+  | { kind: "none"; later: Later; gone?: string; undone?: number };

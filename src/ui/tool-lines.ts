@@ -13,6 +13,7 @@ import { BLOCKED_PREFIX } from "../permission/rules.ts";
 import { PLAN_PREFIX } from "../kernel/tool-calls.ts";
 import { cutToWidth } from "./wrap.ts";
 import { shownName } from "../fs/odd-names.ts";
+import { writtenPattern } from "../tools/written-pattern.ts";
 
 /** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
 const LINE_MAX = 160;
@@ -58,9 +59,11 @@ export function toolLine(name: string, argsJson: string, server?: string): strin
     case TOOL.writeFile:
       if (path !== undefined) return cut(`write ${path} (${plural(countLines(str("content") ?? ""), "line")})`);
       break;
-    case TOOL.grep:
-      if (str("pattern") !== undefined) return cut(`grep ${JSON.stringify(str("pattern"))}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
+    case TOOL.grep: {
+      const pattern = str("pattern"); // as the model wrote it: JSON's quoting would double its backslashes
+      if (pattern !== undefined) return cut(`grep ${writtenPattern(pattern)}${path ? ` ${path}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`);
       break;
+    }
   }
   const shown = Object.entries(args).map(([k, v]) => `${k}=${shortValue(v)}`);
   return cut([name, ...shown].join(" "));

@@ -18,6 +18,10 @@ function laterTurns(later: Later): string {
   return `${later.ranBash} of the last ${later.turns} turns ran`;
 }
 
+/** What is left to undo once `/undo` has put back every turn that changed files: `count` of them. */
+const allUndone = (count: number) =>
+  count === 1 ? "the only turn that changed files is undone already" : `the ${count} turns that changed files are all undone already`;
+
 /** The user's lines for an `/undo` that undid nothing: none to undo, or one more `/undo` goes past turns that ran bash. */
 export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>, cwd: string): string {
   if (outcome.kind === "elsewhere")
@@ -31,6 +35,12 @@ export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>,
   // the session's turns of an earlier hey changed files, and their copies went with its outputs
   if (outcome.kind === "none" && outcome.gone)
     return `nothing to undo: no copies are kept of this session's earlier turns that changed files (${outcome.gone}; a run with -p keeps none)`;
+  // the turns that changed files are undone already: not that none ever did, which the /undo before has just contradicted
+  const undone = outcome.kind === "none" && outcome.undone ? allUndone(outcome.undone) : undefined;
+  if (outcome.kind === "none" && undone)
+    return later.ranBash === 0
+      ? `nothing more to undo: ${undone}`
+      : `nothing more to undo: ${laterTurns(later)} bash commands, whose changes /undo cannot put back, and ${undone}`;
   if (outcome.kind === "none")
     return later.ranBash === 0
       ? NOTHING_TO_UNDO
@@ -60,7 +70,8 @@ export function undoText(report: UndoReport, cwd: string): string {
   for (const path of report.changed) lines.push(`  left ${name(path)}: it changed after the agent's edit (yours, or a command's); not touched`);
   for (const { path, why } of report.skipped) lines.push(`  left ${name(path)}: ${why}`);
   if (report.ranBash) lines.push("that turn also ran bash commands: what they changed is not undone (/undo covers edit and write_file only)");
-  lines.push("/undo again goes one turn further back; the model is told with your next message");
+  // an /undo again finds nothing when no older turn changed files: not offered then
+  lines.push(report.older ? "/undo again goes one turn further back; the model is told with your next message" : "the model is told with your next message");
   return lines.join("\n");
 }
 

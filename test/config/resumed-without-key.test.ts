@@ -109,3 +109,23 @@ describe("a resumed session at a hosted API that is not built in (x127)", () => 
     expect(unsendable(settings.provider)).toBeUndefined();
   });
 });
+
+describe("a resumed session on a built-in vendor whose key is unset now, with a config of one's own (x128)", () => {
+  const config = '[default]\nmodel = "local/mock-a"\n\n[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["mock-a"]';
+
+  test("is refused as with no config, naming the key and -m with the config's keyless local provider, not moved to the default", () => {
+    const { settings, warnings } = resolve(config, {}, resumed("anthropic", "claude-sonnet-4-5"));
+    expect(`${settings.provider.name}/${settings.model}`).toBe("anthropic/claude-sonnet-4-5");
+    expect(unsendable(settings.provider)).toBe(
+      "this session last used anthropic/claude-sonnet-4-5, and ANTHROPIC_API_KEY is not set, so hey sends it nothing (the request would be refused); continue it with a model whose key is set: hey -c -m local/mock-a (/model at the prompt), or set ANTHROPIC_API_KEY (or pass --api-key)",
+    );
+    expect(warnings.join("\n")).not.toContain("not configured in this run");
+  });
+
+  test("goes on with -m, and with the key set again", () => {
+    expect(resolve(config, {}, { ...resumed("anthropic", "claude-sonnet-4-5"), model: "local/mock-a" }).settings.provider.name).toBe("local");
+    const keyed = resolve(config, { ANTHROPIC_API_KEY: "k" }, resumed("anthropic", "claude-sonnet-4-5")).settings;
+    expect(`${keyed.provider.name}/${keyed.model}`).toBe("anthropic/claude-sonnet-4-5");
+    expect(unsendable(keyed.provider)).toBeUndefined();
+  });
+});

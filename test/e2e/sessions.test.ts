@@ -363,7 +363,7 @@ test("`-c` goes on with the model the session last used; -m still wins", async (
   expect(model()).toBe("model-a");
 });
 
-test("`-c` after an ad-hoc --base-url session says, on one line, that its model is not configured now and which one is used", async () => {
+test("`-c` after an ad-hoc --base-url session says, on one line and as a JSON notice, that its model is not configured now and which one is used", async () => {
   const cfg = join(work.path, "one.toml");
   writeFileSync(cfg, `[provider.a]\nbase_url = "${server.url}/v1"\nmodels = ["model-a"]\n`);
   server.enqueue(textReply("openai", "one"));
@@ -375,6 +375,10 @@ test("`-c` after an ad-hoc --base-url session says, on one line, that its model 
   expect(run.stderr).toContain(
     "hey: the session used cli/claude-x, which is not configured in this run; using a/model-a — pass --base-url URL -m claude-x to continue with it\n",
   );
+  // a script reading the events is told its history went to another model than the session's
+  expect(jsonEvents(run.stdout).filter((e) => e.type === "notice")).toEqual([
+    { type: "notice", message: expect.stringContaining("the session used cli/claude-x, which is not configured in this run; using a/model-a") },
+  ]);
 });
 
 // a busy session is a wait, not a mistake: it was exit 2 and kind `usage`, as a typo is, so a retry wrapper gave up on it

@@ -58,7 +58,7 @@ test("after hey is quit, `hey -c` then /undo puts back the files of that session
   expect(existsSync(join(dirs.project.path, "notes.txt"))).toBe(false);
   await say(term, "/undo", "restored app.txt");
   expect(readFileSync(app, "utf8")).toBe(mine);
-  await say(term, "/undo", "nothing to undo");
+  await say(term, "/undo", "nothing more to undo: the 2 turns that changed files are all undone already");
   await say(term, "hello", "you said: hello");
   const sent = JSON.stringify(server.requests.at(-1)!.messages.at(-1));
   expect(sent).toContain("The user ran /undo");

@@ -16,7 +16,7 @@ describe("typedText", () => {
   });
 
   test("leaves out the REPL's notes as their writers word them: /undo's, a ! command's, /jobs stop's", () => {
-    const report = { restored: ["/p/notes.md"], removed: [], changed: [], skipped: [], ranBash: false, later: { turns: 0, ranBash: 0 } };
+    const report = { restored: ["/p/notes.md"], removed: [], changed: [], skipped: [], ranBash: false, later: { turns: 0, ranBash: 0 }, older: false };
     const undo = undoNote(report, "/p");
     expect(undo).toStartWith("The user ran /undo before writing this message:");
     const shell = userRanNote("a command in their shell (with `!`)", "\n$ ls\na.txt");

@@ -106,7 +106,7 @@ test("a hey started again undoes the earlier hey's turns, one turn each, after i
   expect(report).toMatchObject({ restored: [s.file("app.txt")], removed: [s.file("new/deep/x.txt")], changed: [], skipped: [] });
   expect(s.read("app.txt")).toBe("v0\n");
   expect(existsSync(s.file("new"))).toBe(false);
-  expect(await next.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
+  expect(await next.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 }, undone: 3 });
   expect(readdirSync(next.outputs)).toEqual([RECORD_FILE]);
   // and a third hey, the session's edits in its history, has the same nothing to undo
   const edited: Message[] = [{ id: "m", role: "tool", toolName: "edit", toolCallId: "c", content: [] }];

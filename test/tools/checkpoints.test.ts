@@ -60,6 +60,7 @@ test("/undo puts back the bytes and mode of an edited file, removes a created on
     skipped: [],
     ranBash: false,
     later: { turns: 0, ranBash: 0 },
+    older: false,
   });
   expect(readFileSync(p.file("app.txt"), "utf8")).toBe("a = 1\nb = 2\nc = 3  # the user's unsaved line\n");
   expect(statSync(p.file("app.txt")).mode & 0o777).toBe(0o640);
@@ -118,9 +119,14 @@ test("a file changed after the agent's edit is left and named; repeated /undo go
   expect(last).toMatchObject({ restored: [], changed: [p.file("b.txt")] });
   expect(readFileSync(p.file("b.txt"), "utf8")).toBe("TWO\nthe user's line\n");
   expect(undoText(last!, p.work)).toContain("left b.txt: it changed after the agent's edit");
-  expect(await undone(p.store)).toMatchObject({ restored: [p.file("a.txt")] });
+  expect(undoText(last!, p.work)).toContain("/undo again goes one turn further back"); // a.txt's turn is left
+  const first = await undone(p.store);
+  expect(first).toMatchObject({ restored: [p.file("a.txt")], older: false });
+  expect(undoText(first!, p.work)).not.toContain("/undo again"); // no turn left to go back to
   expect(readFileSync(p.file("a.txt"), "utf8")).toBe("one\n");
-  expect(await p.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
+  const none = await p.store.undo();
+  expect(none).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 }, undone: 2 });
+  expect(none.kind === "none" && notUndoneText(none, p.work)).toBe("nothing more to undo: the 2 turns that changed files are all undone already");
 });
 
 test("outside a turn (a one-shot run) nothing is kept; a failed edit is no change; a huge file gets no copy and is said", async () => {
@@ -243,4 +249,16 @@ test("the folders write_file made for new files go with them, deepest first; one
   expect(readdirSync(p.file("there"))).toEqual([]);
   expect(readdirSync(p.file("kept")).sort()).toEqual(["mine", "yours.txt"]);
   expect(undoText(report!, p.work)).not.toContain("folder");
+});
+
+test("a second /undo after the session's only turn that changed files says it is undone already, not that no turn changed a file (x128)", async () => {
+  const p = project();
+  p.store.beginTurn();
+  await p.call(p.tools.write, { path: "notes.md", content: "# Notes\n" });
+  const report = await undone(p.store);
+  expect(undoText(report!, p.work)).toBe(
+    "undid the file changes of the agent's last turn that changed files:\n  removed notes.md (that turn created it)\nthe model is told with your next message",
+  );
+  const again = await p.store.undo();
+  expect(again.kind === "none" && notUndoneText(again, p.work)).toBe("nothing more to undo: the only turn that changed files is undone already");
 });

@@ -29,7 +29,7 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
     ["take\\h+", "\\h is not supported (grep takes JavaScript regex syntax); use [ \\t]"],
     ["\\Afoo", "\\A is not supported (grep takes JavaScript regex syntax); use ^"],
   ])("%s is an error naming the escape, not a search for its letter", async (pattern, why) => {
-    expect(await grep({ pattern })).toEqual({ output: `grep: invalid regex ${JSON.stringify(pattern)}: ${why}`, isError: true });
+    expect(await grep({ pattern })).toEqual({ output: `grep: invalid regex "${pattern}": ${why}`, isError: true });
   });
 
   test("a leading (?i) is the ignore_case flag", async () => {

@@ -206,11 +206,15 @@ describe("grep (built-in walker)", () => {
     expect(await grep({ pattern: "x", glob: "{a" })).toMatchObject({ isError: true, output: expect.stringContaining("invalid glob") });
   });
 
+  test("the no-match answer quotes the regex as it was written: a backslash is not doubled (x128)", async () => {
+    expect((await grep({ pattern: "needle\\(", path: "a.ts" })).output).toBe('no matches for "needle\\(" in a.ts');
+  });
+
   test("a pattern spanning lines cannot match, and the no-match answer says why", async () => {
     const why = "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines";
-    expect(await grep({ pattern: "const x = 1;\\n// needle", path: "a.ts" })).toEqual({ output: `no matches for "const x = 1;\\\\n// needle" in a.ts${why}` });
+    expect(await grep({ pattern: "const x = 1;\\n// needle", path: "a.ts" })).toEqual({ output: `no matches for "const x = 1;\\n// needle" in a.ts${why}` });
     expect(await grep({ pattern: "x = 1;\n//" })).toEqual({ output: `no matches for "x = 1;\\n//" in .${why}` });
-    expect((await grep({ pattern: "zzz[^\\n]*" })).output).toStartWith('no matches for "zzz[^\\\\n]*" in .\n[ignored, not searched: ');
+    expect((await grep({ pattern: "zzz[^\\n]*" })).output).toStartWith('no matches for "zzz[^\\n]*" in .\n[ignored, not searched: ');
   });
 
   test("numbers sent as strings are accepted", async () => {

@@ -16,6 +16,9 @@ test.each([
   ["write_file", { path: "one.txt", content: "x" }, "write one.txt (1 line)"],
   ["grep", { pattern: "TODO", path: "src/" }, 'grep "TODO" src/'],
   ["grep", { pattern: "a b", glob: "*.ts" }, 'grep "a b" (*.ts)'],
+  // the regex as the model wrote it (x128: `add\(` was shown "add\\(", a regex matching a backslash)
+  ["grep", { pattern: "add\\(", path: "src/" }, 'grep "add\\(" src/'],
+  ["grep", { pattern: 'say "hi"\\.' }, 'grep "say \\"hi\\"\\."'],
   ["github_search", { query: "open bugs", limit: 5 }, 'github_search query="open bugs" limit=5'],
   ["mcp_tool", { path: "a/b.txt", deep: { x: 1 } }, 'mcp_tool path=a/b.txt deep={"x":1}'],
 ])("%s %p → %s", (name, args, line) => {

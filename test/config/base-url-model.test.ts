@@ -1,0 +1,43 @@
+// Under `--base-url`, `/model` lists the endpoint's model as cli/NAME beside the other providers'
+// PROVIDER/MODEL and says "switch with /model PROVIDER/MODEL": each listed name switches as it is
+// written (x128), while any other name, a gateway's `anthropic/claude-sonnet-4.5` included, is a
+// model of the endpoint.
+import TOML from "@iarna/toml";
+import { expect, test } from "bun:test";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import type { ConfigFlags } from "../../src/config/settings.ts";
+import { usableModels } from "../../src/ui/model-choices.ts";
+
+const CONFIG = '[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["mock-a", "mock-b"]';
+const BASE = { baseUrl: "http://127.0.0.1:9000/v1" };
+const resolve = (flags: ConfigFlags) => resolveConfig([{ source: "/c.toml", data: TOML.parse(CONFIG) }], {}, flags).settings;
+/** what `/model SPEC` resolves to, at the prompt of a run on `now` */
+const switched = (spec: string, now: { provider: string; model: string }) => {
+  const s = resolve({ ...BASE, model: spec, session: { ...now, current: true } });
+  return `${s.provider.name}/${s.model}`;
+};
+
+test("every model /model lists under --base-url switches to itself, the one in use included", () => {
+  const start = resolve({ ...BASE, model: "mock-a" });
+  const listed = usableModels(start.providers);
+  expect(listed).toEqual(["cli/mock-a", "local/mock-a", "local/mock-b"]);
+  for (const spec of listed) expect(switched(spec, { provider: "cli", model: "mock-a" })).toBe(spec);
+});
+
+test("after a switch to another provider, the endpoint's model is still listed and switches back", () => {
+  const away = resolve({ ...BASE, model: "local/mock-b", session: { provider: "cli", model: "mock-a", current: true } });
+  expect(usableModels(away.providers)).toContain("cli/mock-a");
+  expect(switched("cli/mock-a", { provider: "local", model: "mock-b" })).toBe("cli/mock-a");
+});
+
+test.each([
+  ["a bare name", "mock-c", "cli/mock-c"],
+  ["a gateway's vendor/model name no provider lists", "anthropic/claude-sonnet-4.5", "cli/anthropic/claude-sonnet-4.5"],
+  ["a provider's name with a model its list does not hold", "local/other", "cli/local/other"],
+])("%s at the prompt is a model of the endpoint", (_what, spec, to) => {
+  expect(switched(spec, { provider: "cli", model: "mock-a" })).toBe(to);
+});
+
+test("on the command line -m PROVIDER/MODEL is the endpoint's model as written", () => {
+  expect(`${resolve({ ...BASE, model: "local/mock-b" }).provider.name}`).toBe("cli");
+});
