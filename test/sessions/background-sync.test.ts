@@ -97,6 +97,7 @@ function counted() {
     model: "m",
     async *stream() {
       sent.count++;
+      yield* []; // no events: only whether the request went out counts
     },
   });
   const request = async (signal = new AbortController().signal) => {
