@@ -56,6 +56,7 @@ import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/
 import { interruptedNotes, interruptedWrites, writtenPaths } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
+import { syncedFirst } from "./sessions/background-sync.ts";
 import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -114,10 +115,7 @@ interface McpPorts {
 }
 
 /** The MCP manager with the ports of the run it serves now. */
-interface Servers {
-  manager: McpManager;
-  ports: McpPorts;
-}
+type Servers = { manager: McpManager; ports: McpPorts };
 export { permissionCheck } from "./permission-check.ts";
 
 /**
@@ -275,8 +273,10 @@ export async function assemble(
   mcp.resume(loadedIn(resumed?.messages ?? [], own)); // a session's own tools loaded from find_tools: `hey -c` offers the same list
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
   const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
+  const served = (p: Provider, s: Settings, f: typeof fetch) => withServerWindow(listingModels(p, s, f, userConfig), serverOf(s, here.cacheDir), f, say);
+  // a request waits for the background fsync a step's sync was queued behind (background-sync.ts)
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
-    recordingOnAnswer(cap.wrap(withServerWindow(listingModels(p, s, f, userConfig), serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
+    syncedFirst(recordingOnAnswer(cap.wrap(served(p, s, f), s.provider.baseUrl), start.approvals));
   const providerOf = async (s: Settings, f: typeof fetch) => provided(await providerFor(s.provider, s.model, s.effort, f, s.retry.idleTimeoutMs), s, f);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))

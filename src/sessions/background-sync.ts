@@ -3,9 +3,12 @@
 // before its request went out. The lines are written (in the page cache: a kill -9 loses none of
 // them) before the sync starts, so only a power cut during the request can lose what this sync
 // had not yet made durable: the previous step's lines, as a power cut during a waited-for fsync did.
-// A step that ends while the sync runs (a disk slower than the steps) waits for its own: never
-// more than one step is left to a power cut (x126 #4).
-import { fsync, fsyncSync } from "node:fs";
+// A step that ends while the sync runs (a disk slower than the steps) has its own sync start when
+// that one ends, and its request waits for that moment (syncedFirst): never more than one step is
+// left to a power cut (x126 #4), and hey's thread never blocks on the disk meanwhile (Ctrl-C, Esc,
+// the spinner and MCP servers go on; x129 #3).
+import { fsync } from "node:fs";
+import { identityOf, type Provider } from "../kernel/provider.ts";
 import { closeQuietly } from "./lines.ts";
 
 /**
@@ -20,10 +23,7 @@ export const fileSync = {
 
 /** One file's background fsyncs: at most one running, and a file closed only once its sync ended. */
 export interface BackgroundSync {
-  /**
-   * starts an fsync of `fd`; one asked for while one runs is waited for instead, and throws what that
-   * fsync throws (a full disk then stalls the writer as at a turn's end)
-   */
+  /** starts an fsync of `fd`; one asked for while one runs starts when it ends, and the next request waits for that (syncedFirst) */
   start(fd: number): void;
   /** closes `fd` now, or when the fsync running on it ends: never an fsync of a number the system gave another file */
   close(fd: number): void;
@@ -31,6 +31,29 @@ export interface BackgroundSync {
 
 /** Every background fsync still running, until its error (if any) was handed on. */
 const unfinished = new Set<Promise<void>>();
+
+/** The background fsyncs a later step's sync waits behind: the next request goes out once they ended. */
+const ahead = new Set<Promise<void>>();
+
+/**
+ * `provider`, whose requests wait (without blocking hey's thread) for a background fsync a step's
+ * sync was queued behind, or until `signal` aborts.
+ */
+export function syncedFirst(provider: Provider): Provider {
+  return {
+    ...identityOf(provider),
+    async *stream(request, signal) {
+      if (ahead.size > 0 && !signal.aborted) {
+        let stop = () => {};
+        const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", (stop = () => resolve()), { once: true }));
+        await Promise.race([Promise.all(ahead), aborted]);
+        signal.removeEventListener("abort", stop);
+      }
+      yield* provider.stream(request, signal);
+    },
+    ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
+  };
+}
 
 /** Resolves once no background fsync runs (hey's exit waits: an error it ends with is said first); never rejects. */
 export async function syncsDone(): Promise<void> {
@@ -43,20 +66,30 @@ export async function syncsDone(): Promise<void> {
  * one at close may then have found nothing wrong). Neither may throw.
  */
 export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void, lost: (error: NodeJS.ErrnoException) => void): BackgroundSync {
-  let running: number | undefined;
+  let running: { fd: number; ending: Promise<void> } | undefined;
+  let queued: number | undefined; // a step's sync asked for while one ran: started when it ends
   let closing = false;
   const start = (fd: number) => {
-    // steps faster than the disk: this one waits, so a power cut loses at most the step whose sync runs, never several
-    if (running !== undefined) return fsyncSync(fd);
-    running = fd;
+    // steps faster than the disk: this one's sync follows, and the next request waits for the running one, so a
+    // power cut loses at most one step, never several
+    if (running !== undefined) {
+      queued = fd;
+      ahead.add(running.ending);
+      return;
+    }
     let ended = () => {};
     const ending = new Promise<void>((resolve) => (ended = resolve));
+    running = { fd, ending };
     unfinished.add(ending);
     fileSync.run(fd, (error) => {
       running = undefined;
       const closed = closing;
       closing = false;
+      const next = queued;
+      queued = undefined;
+      if (next !== undefined && !(closed && next === fd)) start(next); // one closed was synced at its close
       unfinished.delete(ending);
+      ahead.delete(ending);
       ended();
       if (closed) closeQuietly(fd);
       if (error) closed ? lost(error) : failed(fd, error);
@@ -65,7 +98,8 @@ export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException
   return {
     start,
     close(fd) {
-      if (running === fd) closing = true;
+      if (queued === fd) queued = undefined; // never an fsync of a number the system may give another file
+      if (running?.fd === fd) closing = true;
       else closeQuietly(fd);
     },
   };

@@ -94,29 +94,35 @@ interface Ledger {
   total: number;
 }
 const ledgers = new Map<string, Promise<Ledger>>();
+/** Saved outputs whose ceiling check has not run yet (by how many checks wait): a parallel call's check must not delete them. */
+const checking = new Map<string, number>();
 
 /**
  * After a save of `size` bytes to `path` (`<root>/<session>/<call>.log`, new or the same output
- * named again, which makes it the newest): while the files under root pass `maxBytes`, deletes the
- * oldest full outputs, other sessions' first, then the running session's; the file just saved
- * stays, and so do every session's job logs and /undo copies. A session that runs all day (or
- * `hey -c` going on with one) would otherwise grow its folder without limit. The tree is read once
- * a run and later saves add to a running total; when that total passes `maxBytes` the tree is read
- * again before anything goes (another hey saves there too, and files go away). Saves are queued
- * per root, so parallel calls never delete twice. Never throws.
+ * named again, which makes it the newest): while the full outputs under root pass `maxBytes`,
+ * deletes the oldest, other sessions' first, then the running session's. The file just saved
+ * stays, and so does every file saved or being written in this run whose own check has not run
+ * yet (parallel calls, each named in its result); job logs and /undo copies neither count nor go
+ * (start-up pruning takes them by age and size). A session that runs all day (or `hey -c` going on
+ * with one) would otherwise grow its folder without limit. The tree is read once a run and later
+ * saves add to a running total; when that total passes `maxBytes` the tree is read again before
+ * anything goes (another hey saves there too, and files go away). Saves are queued per root, so
+ * parallel calls never delete twice. Never throws.
  */
 export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_MAX_BYTES): Promise<{ deleted: number }> {
   const dir = dirname(path);
   const root = dirname(dir);
   const session = basename(dir);
   let deleted = 0;
+  checking.set(path, (checking.get(path) ?? 0) + 1);
   const ledger = (ledgers.get(root) ?? readLedger(root)).then(async (l) => {
     l = withNewest(l, { path, session, size });
     if (l.total <= maxBytes) return l;
     l = withNewest(await readLedger(root), { path, session, size });
     while (l.total > maxBytes) {
-      const other = l.files.findIndex((f) => f.session !== session);
-      const i = other >= 0 ? other : l.files.findIndex((f) => f.path !== path);
+      const deletable = (f: Ledger["files"][number]) => f.path !== path && !checking.has(f.path) && !leftAtExit.has(f.path);
+      const other = l.files.findIndex((f) => f.session !== session && deletable(f));
+      const i = other >= 0 ? other : l.files.findIndex(deletable);
       if (i < 0) break;
       const [gone] = l.files.splice(i, 1);
       l.total -= gone!.size;
@@ -128,6 +134,11 @@ export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_
     return l;
   });
   ledgers.set(root, ledger);
+  void ledger.then(() => {
+    const left = checking.get(path)! - 1;
+    if (left > 0) checking.set(path, left);
+    else checking.delete(path);
+  });
   return ledger.then(() => ({ deleted }));
 }
 
@@ -139,21 +150,21 @@ function withNewest(l: Ledger, file: Ledger["files"][number]): Ledger {
 }
 
 /**
- * Every full output under `root/<session>/`, oldest first, and the size of all the files there but
- * spill files (a command's streams while it runs, gone after). Job logs and /undo copies count
- * toward the total but are never listed to delete. Never throws.
+ * Every full output under `root/<session>/`, oldest first, and their total size. Job logs, /undo
+ * copies and spill files are left out: counted, files the ceiling may not delete would make every
+ * save delete the running session's outputs. Never throws.
  */
 async function readLedger(root: string): Promise<Ledger> {
   const files: (Ledger["files"][number] & { mtime: number })[] = [];
   let total = 0;
   for (const session of await readdir(root).catch(() => [] as string[])) {
     for (const name of await readdir(join(root, session)).catch(() => [] as string[])) {
-      if (/^[\w-]+\.(stdout|stderr)$/.test(name)) continue;
+      if (!/^[\w-]+\.log$/.test(name)) continue; // not a job log (two dots), an /undo copy nor a spill file
       const path = join(root, session, name);
       const s = await stat(path).catch(() => undefined);
       if (!s?.isFile()) continue;
       total += s.size;
-      if (/^[\w-]+\.log$/.test(name)) files.push({ path, session, size: s.size, mtime: s.mtimeMs }); // not a job log (two dots) nor an /undo copy
+      files.push({ path, session, size: s.size, mtime: s.mtimeMs });
     }
   }
   files.sort((a, b) => a.mtime - b.mtime);

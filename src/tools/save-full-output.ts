@@ -30,18 +30,22 @@ export async function saveFullOutput(
     if (lost) throw new Error(lost.spillError ?? "not kept");
     const key = `${join(path, "..")}\n${await contentHash(run, exitCode)}`;
     const same = savedAlready.get(key);
-    if (same && existsSync(same)) {
-      // the same output saved again (a log read on every call) would only fill the folder; the file the newest
-      // result names is the newest one, so the ceiling deletes it last
-      const now = new Date();
-      await utimes(same, now, now).catch(() => {});
-      void keepUnderCeiling(same, (await stat(same)).size);
+    // the same output saved again (a log read on every call) would only fill the folder; the file the newest
+    // result names is the newest one, so the ceiling deletes it last. One deleted meanwhile (another hey's
+    // clean-up, /sessions prune) is saved anew.
+    const sameSize = same && existsSync(same) ? await madeNewest(same) : undefined;
+    if (same && sameSize !== undefined) {
+      void keepUnderCeiling(same, sameSize);
       return { note: `[full output: ${same}]` };
     }
     ensurePrivateDir(join(path, ".."));
-    await whileWritten(path, () => write(path, run, exitCode, hide));
+    await whileWritten(path, async () => {
+      await write(path, run, exitCode, hide);
+      // in the background, the oldest outputs go past the ceiling; asked while the file still counts as
+      // being written, so no parallel call's check deletes it in between
+      void keepUnderCeiling(path, (await stat(path)).size);
+    });
     savedAlready.set(key, path);
-    void keepUnderCeiling(path, (await stat(path)).size); // in the background: the oldest outputs go past the ceiling
     return { note: `[full output: ${path}]` };
   } catch (e) {
     await rm(path, { force: true }).catch(() => {}); // a cut copy would be read as the whole output
@@ -84,6 +88,17 @@ async function write(path: string, run: Finished, exitCode: number, hide: ((text
   } finally {
     await file.close().catch(() => {});
   }
+}
+
+/** `path`'s size, its mtime now; undefined when it is gone. Never throws. */
+async function madeNewest(path: string): Promise<number | undefined> {
+  const now = new Date();
+  return utimes(path, now, now)
+    .then(
+      async () => (await stat(path)).size,
+      () => undefined,
+    )
+    .catch(() => undefined);
 }
 
 /** The full outputs saved this run, by their folder and contentHash. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { emptyUsage, newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { runLoop } from "../../src/kernel/loop.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
-import { fileSync, syncsDone } from "../../src/sessions/background-sync.ts";
+import { fileSync, syncedFirst, syncsDone } from "../../src/sessions/background-sync.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
@@ -82,29 +82,87 @@ test("a step's request goes out while the session file's fsync is still running;
     { syncing: 0, saved: 1 },
     { syncing: 1, saved: 3 },
   ]);
-  // the answer's first words, their sync asked while the step's still runs (this disk never ends it), and the run's end:
-  // each waited for, so nothing of them is left to a power cut
-  expect(waited).toBe(2);
+  // the answer's first words: their sync asked while the step's still runs (this disk never ends it), queued behind it,
+  // never on hey's thread; the run's end waits for its own
+  expect(waited).toBe(1);
   w.close();
   expect(texts(w.path)).toEqual(["run the tool", "", "t done {}", "done"]);
 });
 
-test("steps faster than the disk: one fsync in the background, and a step that ends while it runs waits for its own, so a power cut loses one step at most", () => {
+/** a provider that counts the requests that went out, wrapped as wire.ts wraps every provider */
+function counted() {
+  const sent = { count: 0 };
+  const provider = syncedFirst({
+    protocol: "openai",
+    model: "m",
+    async *stream() {
+      sent.count++;
+      yield* []; // no events: only whether the request went out counts
+    },
+  });
+  const request = async (signal = new AbortController().signal) => {
+    for await (const _ of provider.stream({} as never, signal));
+  };
+  return { sent, request };
+}
+/** every callback already due has run: a turn of the event loop, not a wait on the clock */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test("steps faster than the disk: hey's thread never blocks on an fsync; a step's sync starts when the running one ends and its request waits for that, so a power cut loses one step at most", async () => {
   const { w } = writer();
+  const { sent, request } = counted();
   w.emit({ type: "message", message: userMessage("go") });
-  for (let turn = 2; turn <= 6; turn++) {
+  w.emit({ type: "message", message: answer("step 2") });
+  w.emit({ type: "turn_start", turn: 2 });
+  await request();
+  expect(sent.count).toBe(1); // the disk keeps up: the request goes out while the sync runs
+  for (let turn = 3; turn <= 6; turn++) {
     w.emit({ type: "message", message: answer(`step ${turn}`) });
     w.emit({ type: "turn_start", turn });
   }
+  expect(waited).toBe(0); // old code: 4 fsyncs on hey's thread (Ctrl-C, Esc, the spinner frozen meanwhile)
   expect(running).toHaveLength(1); // step 2's, still running
-  expect(waited).toBe(4); // steps 3 to 6: each synced before its request
+  const next = request();
+  await settled();
+  expect(sent.count).toBe(1); // held until step 2's sync ended
+  running.shift()!.done(null);
+  await next;
+  expect(sent.count).toBe(2);
+  expect(running).toHaveLength(1); // steps 3 to 6 in one fsync, started as step 2's ended
+  running.shift()!.done(null);
+  await request();
+  expect([sent.count, running.length]).toEqual([3, 0]); // nothing running: not held
+  w.close();
+});
+
+test("a request held behind a slow fsync goes at once when the user interrupts (Ctrl-C)", async () => {
+  const { w } = writer();
+  const { sent, request } = counted();
+  w.emit({ type: "message", message: userMessage("go") });
+  for (const turn of [2, 3]) {
+    w.emit({ type: "message", message: answer(`step ${turn}`) });
+    w.emit({ type: "turn_start", turn });
+  }
+  const stop = new AbortController();
+  const next = request(stop.signal);
+  await settled();
+  expect(sent.count).toBe(0);
+  stop.abort();
+  await next;
+  expect(sent.count).toBe(1); // the provider sees the abort and ends the turn
+  w.close();
+});
+
+test("a file closed while its step's sync waits behind another is never fsynced after: the number may be another file's", () => {
+  const { w } = writer();
+  w.emit({ type: "message", message: userMessage("go") });
+  for (const turn of [2, 3]) {
+    w.emit({ type: "message", message: answer(`step ${turn}`) });
+    w.emit({ type: "turn_start", turn });
+  }
+  w.close(); // waits for its own sync
   running.shift()!.done(null);
   expect(running).toHaveLength(0);
-  w.emit({ type: "message", message: answer("step 7") });
-  w.emit({ type: "turn_start", turn: 7 });
-  expect(running).toHaveLength(1); // the disk keeps up again: in the background
-  expect(waited).toBe(4);
-  w.close();
 });
 
 test("a background fsync the full disk refuses: said once, the lines after it held, and written with the saving said again at the turn's end", () => {

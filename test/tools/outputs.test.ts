@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { keepUnderCeiling, pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
+import { keepUnderCeiling, pruneOutputs, removeSessionOutputs, whileWritten } from "../../src/tools/outputs.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let root: ReturnType<typeof tempDir>;
@@ -75,7 +75,7 @@ test("the ceiling never deletes the running session's /undo copies or job logs",
   const undo = [put("current", "undo.jsonl", 300, 5), put("current", "0abc.t1.copy", 300, 5), put("current", "0old.job.log", 300, 5)];
   const older = put("current", "0old.log", 300, 4);
   const latest = put("current", "0new.log", 300, 0);
-  await keepUnderCeiling(latest, 300, 600);
+  await keepUnderCeiling(latest, 300, 500);
   expect(undo.map((f) => existsSync(f))).toEqual([true, true, true]);
   expect([existsSync(older), existsSync(latest)]).toEqual([false, true]);
 });
@@ -94,7 +94,7 @@ test("the ceiling never deletes another session's /undo copies or job logs, only
   const kept = [put("other", "undo.jsonl", 300, 5), put("other", "undo-t1-1", 300, 5), put("other", "0job.job.log", 300, 5)];
   const output = put("other", "0out.log", 300, 5);
   const latest = put("current", "0new.log", 300, 0);
-  await keepUnderCeiling(latest, 300, 1000);
+  await keepUnderCeiling(latest, 300, 500);
   expect(kept.map((f) => existsSync(f))).toEqual([true, true, true]); // old code: the first two went
   expect([existsSync(output), existsSync(latest)]).toEqual([false, true]);
 });
@@ -119,4 +119,33 @@ test("another hey's saves are seen once the running total passes the ceiling", a
   const second = put("current", "second.log", 950, 0);
   await keepUnderCeiling(second, 950, 1000);
   expect([existsSync(theirs), existsSync(second)]).toEqual([false, true]); // old code: only `first` deleted, 1550 bytes left
+});
+
+test("files the ceiling may not delete do not count: another session's /undo copies and job logs never make a save delete this session's outputs", async () => {
+  const theirs = [put("old", "undo-t1-1", 600, 24 * 3), put("old", "0job.job.log", 360, 24 * 3)];
+  const first = put("current", "a.log", 30, 1);
+  await keepUnderCeiling(first, 30, 1000);
+  const second = put("current", "b.log", 30, 0);
+  expect(await keepUnderCeiling(second, 30, 1000)).toEqual({ deleted: 0 });
+  expect([existsSync(first), existsSync(second)]).toEqual([true, true]); // old code: a.log deleted, 60 bytes of outputs over a 1000-byte ceiling
+  expect(theirs.map((f) => existsSync(f))).toEqual([true, true]); // start-up pruning takes them, by age and size
+});
+
+test("parallel saves past the ceiling never delete each other's files: the newest stays whatever order the checks run in", async () => {
+  const a = put("current", "a.log", 600, 0.2);
+  const b = put("current", "b.log", 600, 0.1); // two calls saved together, both named in their results
+  const done = await Promise.all([keepUnderCeiling(a, 600, 1000), keepUnderCeiling(b, 600, 1000)]);
+  expect(existsSync(b)).toBe(true); // old code: a's check deleted b.log, then b's deleted a.log: both results named files gone
+  expect(existsSync(a)).toBe(false); // the older, once its own check had run: the folder stays under the ceiling
+  expect(done.reduce((n, d) => n + d.deleted, 0)).toBe(1);
+});
+
+test("a save being written is never deleted by another call's clean-up", async () => {
+  const writing = join(root.path, "current", "0slow.log");
+  const done = put("current", "0new.log", 900, 0);
+  await whileWritten(writing, async () => {
+    put("current", "0slow.log", 200, 1); // its command started first; not through yet, so no check asked for it
+    expect(await keepUnderCeiling(done, 900, 1000)).toEqual({ deleted: 0 });
+    expect(existsSync(writing)).toBe(true); // old code: deleted as the oldest output, mid-write
+  });
 });

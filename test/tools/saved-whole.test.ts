@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Captured } from "../../src/tools/capture.ts";
 import { commandResult, outputFiles } from "../../src/tools/command-result.ts";
 import { createBashTool } from "../../src/tools/bash.ts";
-import { OUTPUTS_MAX_BYTES } from "../../src/tools/outputs.ts";
+import { keptAtExit, OUTPUTS_MAX_BYTES, removedAtExit } from "../../src/tools/outputs.ts";
 import { shell } from "../helpers/bash-tool.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { until } from "../helpers/wait.ts";
@@ -96,9 +96,11 @@ test("an output saved again is the newest: near the ceiling the next save delete
   mkdirSync(out, { recursive: true });
   const bash = createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: out });
   const ctx = { signal: new AbortController().signal, cwd: dir.path };
-  const job = openSync(join(out, "j1.job.log"), "w"); // a job log of this session, never deleted, near the ceiling: sparse
-  ftruncateSync(job, OUTPUTS_MAX_BYTES - 60_000);
-  closeSync(job);
+  // another call's output, still being written (never deleted meanwhile), near the ceiling: sparse
+  const writing = removedAtExit(join(out, "j1.log"));
+  const big = openSync(writing, "w");
+  ftruncateSync(big, OUTPUTS_MAX_BYTES - 60_000);
+  closeSync(big);
   const first = savedAt((await bash.run({ command: "seq 1 5000" }, ctx)).output as string)!;
   const older = savedAt((await bash.run({ command: "seq 10 5009" }, ctx)).output as string)!; // older than the reuse below
   const again = savedAt((await bash.run({ command: "seq 1 5000 | cat" }, ctx)).output as string)!;
@@ -107,4 +109,5 @@ test("an output saved again is the newest: near the ceiling the next save delete
   await until(() => !existsSync(older), "the oldest output deleted under the ceiling");
   expect(existsSync(again)).toBe(true); // old code: the file the newest-but-one result names was the one deleted
   expect(existsSync(other)).toBe(true);
+  keptAtExit(writing);
 });
