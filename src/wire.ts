@@ -274,7 +274,7 @@ export async function assemble(
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
   const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const served = (p: Provider, s: Settings, f: typeof fetch) => withServerWindow(listingModels(p, s, f, userConfig), serverOf(s, here.cacheDir), f, say);
-  // a request waits for the background fsync a step's sync was queued behind (background-sync.ts)
+  // a request waits for the background fsync a step's sync was queued behind (sessions/background-sync.ts)
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
     syncedFirst(recordingOnAnswer(cap.wrap(served(p, s, f), s.provider.baseUrl), start.approvals));
   const providerOf = async (s: Settings, f: typeof fetch) => provided(await providerFor(s.provider, s.model, s.effort, f, s.retry.idleTimeoutMs), s, f);
