@@ -42,10 +42,12 @@ export function midStreamFailure(body: ErrorFields, said: string, ctx: ErrorCont
 
 /**
  * Words of a failure that passes, which outweigh any word of a final one ("API key rate limit
- * reached", "model not found: upstream overloaded"): a limit, an overload, a timeout. Not "try
- * again", "gateway", "connection" or "internal": a refused key's message says them too.
+ * reached", "Bad Gateway: invalid upstream response"): a limit, an overload, a timeout, a server's
+ * own failure. Not "try again", "gateway", "connection" or "internal" alone: a refused key's or a
+ * bad request's message says them too.
  */
-const PASSING = /rate.?limit|too many requests|overload|capacity|temporar|busy|time[ds]?.?out|deadline exceeded|\bEOF\b/i;
+const PASSING =
+  /rate.?limit|too many requests|overload|capacity|temporar|busy|time[ds]?.?out|deadline exceeded|\bEOF\b|bad.?gateway|service.?unavailable|internal.?server.?error|server_error/i;
 
 /**
  * Words of a key or account the server refuses (as a 401 or 403 would): OpenAI's "Incorrect API

@@ -37,6 +37,7 @@ const ERRORS: [Record<string, unknown>, ProviderErrorKind][] = [
   [{ message: "Invalid value for 'temperature': internal validation failed" }, "bad_request"],
   [{ message: "API key rate limit exceeded, please try again later" }, "overloaded"],
   [{ message: "Invalid upstream answer: the upstream model is overloaded" }, "overloaded"],
+  [{ message: "Bad Gateway: upstream sent an invalid response" }, "overloaded"],
   [{ message: "upstream connect error or disconnect/reset before headers. reset reason: connection termination" }, "overloaded"],
 ];
 
