@@ -52,7 +52,8 @@ export async function requestWithRetry(request: ModelRequest, deps: RetryDeps, s
       }
       stuck = countStuckTries(stuck, error);
       const thought = partial.thinking.trim() !== "";
-      row.thoughtCuts = thought && error.kind !== "empty_answer" ? row.thoughtCuts + 1 : 0;
+      // a cut connection only: an overload, a rate limit or a failed stop after thinking keeps the normal budget
+      row.thoughtCuts = thought && (error.kind === "network" || error.kind === "stream_interrupted") ? row.thoughtCuts + 1 : 0;
       if (thought && error.kind === "empty_answer") row.reasoned++;
       const next = retryOrGiveUp(error, attempt, stuck, deps, row.thoughtCuts);
       const reasoned = "error" in next ? reasoningAnswer(error, partial.thinking, { reasoned: row.reasoned, tries: attempt }, deps.output) : undefined;

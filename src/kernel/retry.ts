@@ -26,7 +26,7 @@ export interface RetryableFailure {
    * ones, and ones that got keep-alives only (ProviderError.answerless); at least silentTries.
    */
   answerlessTries?: number;
-  /** How many tries in a row, this one included, broke off after thinking and before a word of the answer. */
+  /** How many tries in a row, this one included, had their connection cut after thinking and before a word of the answer. */
   thoughtCutTries?: number;
 }
 
@@ -83,7 +83,7 @@ export const SILENT_TRIES = 2;
 export const EMPTY_RETRIES = 2;
 
 /**
- * Tries in a row cut after thinking alone after which a request is given up: a dropped connection
+ * Tries in a row whose connection was cut after thinking alone after which a request is given up: a dropped connection
  * there is worth one more try, but a cut that comes every time (a gateway's limit on a stream's
  * length, a stall mid-thinking) would otherwise send the whole request and its thinking six times.
  */
@@ -141,7 +141,7 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
   if ((failure.thoughtCutTries ?? 0) >= THOUGHT_CUT_TRIES)
     return {
       retry: false,
-      why: `the answer broke off after thinking on ${failure.thoughtCutTries} tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)`,
+      why: `the connection was cut after thinking on ${failure.thoughtCutTries} tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)`,
     };
   const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
   if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };

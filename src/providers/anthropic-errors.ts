@@ -56,7 +56,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     // no type at all: not Anthropic's shape but a gateway's or a local server's own (a whole 200
     // body holding an error comes as this event too), read as every protocol reads an error chunk
     // rather than taken for a server error to retry ("model not found" was retried 5 times)
-    const failure = midStreamFailure(inner, said, ctx.now);
+    const failure = midStreamFailure(inner, said, ctx);
     if (failure) return failure;
     status = statusIn(inner) as number;
   }

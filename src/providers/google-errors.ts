@@ -50,7 +50,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
 export function errorChunkFailure(chunk: Record<string, unknown>, ctx: ErrorContext): ProviderError {
   const body = asObject(chunk.error) ?? {};
   const said = errorWords(chunk) ?? JSON.stringify(chunk);
-  return midStreamFailure(body, said, ctx.now) ?? classifyFailure(googleFailure(statusIn(body) as number, said, body, undefined), ctx);
+  return midStreamFailure(body, said, ctx) ?? classifyFailure(googleFailure(statusIn(body) as number, said, body, undefined), ctx);
 }
 
 /**

@@ -8,7 +8,7 @@
 // Also the OpenRouter readings its HTTP errors share (quota words, the wait and reset it names). Pure.
 import { ProviderError } from "../kernel/provider.ts";
 import { formatWait } from "../kernel/retry.ts";
-import { asObject } from "./common.ts";
+import { asObject, authMessage, type ErrorContext } from "./common.ts";
 import { contextOverflow } from "./context-length.ts";
 import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 
@@ -17,31 +17,56 @@ export type ErrorFields = Record<string, unknown>;
 
 /**
  * The failure an in-answer error stands for, from its error object `body` and the server's words
- * `said` (`own`: the words that decide, when `said` adds a gateway's upstream's to them): a context overflow; a spent quota or credit (final); a request the server
- * will refuse again ("model not found", a bad argument, a denied permission: a bad request,
- * final); anything else — a rate limit, an overload, a gateway's timeout or cut connection, or words
- * not known here — a server failure, retried after the wait the body names, as a failure with no
- * HTTP status always was. undefined when the body carries a status (OpenRouter sends
- * `{"code": 502}`, Gemini `{"status": "UNAVAILABLE"}`): the caller classifies it as statusIn's. Pure.
+ * `said` (`own`: the words that decide, when `said` adds a gateway's upstream's to them): a context
+ * overflow; a spent quota or credit (final); a refused key or account ("Incorrect API key",
+ * `authentication_error`, "expired", "suspended": auth, final, naming the key as a 401 does); a
+ * request the server will refuse again ("model not found", a bad argument: a bad request, final);
+ * anything else — a rate limit, an overload, a gateway's timeout or cut connection, or words not
+ * known here — a server failure, retried after the wait the body names, as a failure with no HTTP
+ * status always was. Words of a final failure decide unless the error also names a limit or an
+ * overload: "Invalid API key. Please check your key and try again" is not retried. undefined when
+ * the body carries a status (OpenRouter sends `{"code": 502}`, Gemini `{"status": "UNAVAILABLE"}`):
+ * the caller classifies it as statusIn's. Pure.
  */
-export function midStreamFailure(body: ErrorFields, said: string, now: number | undefined, own = said): ProviderError | undefined {
+export function midStreamFailure(body: ErrorFields, said: string, ctx: ErrorContext, own = said): ProviderError | undefined {
   const overflow = contextOverflow(said, body);
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
   if (statusIn(body) !== undefined) return undefined;
-  if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, now)}`);
+  if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, ctx.now)}`);
   const words = wordsOf(body, own);
-  if (!TRANSIENT.test(words) && REFUSED.test(words)) return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
-  const retryAfterMs = gatewayRetryAfter(body, now) ?? retryHintOf(said);
+  if (!PASSING.test(words) && REFUSED_KEY.test(words)) return new ProviderError("auth", authMessage("mid-stream", said, ctx));
+  if (!PASSING.test(words) && REFUSED.test(words)) return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+  const retryAfterMs = gatewayRetryAfter(body, ctx.now) ?? retryHintOf(said);
   return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
 }
 
-/** Words of a failure that passes: a limit, an overload, a gateway's timeout ("upstream request timed out", Go's "context deadline exceeded") or cut connection (Envoy's "reset before headers", "unexpected EOF"). */
-const TRANSIENT =
-  /rate.?limit|overload|server_error|internal|unavailable|capacity|time[ds]?.?out|deadline|reset|\bEOF\b|gateway|connection|temporar|try again/i;
+/**
+ * Words of a failure that passes, which outweigh any word of a final one ("API key rate limit
+ * reached", "Bad Gateway: invalid upstream response"): a limit, an overload, a timeout, a server's
+ * own failure. Not "try again", "gateway", "connection" or "internal" alone: a refused key's or a
+ * bad request's message says them too.
+ */
+const PASSING =
+  /rate.?limit|too many requests|overload|capacity|temporar|busy|time[ds]?.?out|deadline exceeded|\bEOF\b|bad.?gateway|service.?unavailable|internal.?server.?error|server_error/i;
+
+/**
+ * Words of a key or account the server refuses (as a 401 or 403 would): OpenAI's "Incorrect API
+ * key provided" and `invalid_api_key`, Anthropic's `authentication_error`, gRPC's `unauthenticated`,
+ * an expired, revoked or suspended key or account, one-api's and new-api's "无效的令牌" (invalid token).
+ */
+const REFUSED_KEY = new RegExp(
+  [
+    "authenticat|unauthori[sz]ed|forbidden|permission|access.?denied|credential|api.?key|secret.?key|bearer",
+    "\\b(invalid|incorrect|expired|revoked|missing) (access |auth |api )?token\\b(?! ?(id|count|limit))",
+    "\\b(account|key|token|organi[sz]ation|project|subscription)\\b.{0,40}\\b(expired|revoked|suspended|deactivated|disabled|banned|blocked)",
+    "令牌|密钥|未授权|无权|封禁",
+  ].join("|"),
+  "i",
+);
 
 /** Words of a request the server will refuse again however often it is sent. */
 const REFUSED =
-  /not.?found|does not exist|no such|invalid|unsupported|not supported|bad.?request|malformed|unknown (model|parameter|field|argument)|permission|forbidden|unauthori[sz]ed|not allowed|denied|too (long|large|many)|policy|safety/i;
+  /not.?found|does not exist|no such|invalid|incorrect|unsupported|not supported|bad.?request|malformed|unknown (model|parameter|field|argument)|not allowed|denied|expired|revoked|suspended|banned|too (long|large|many)|policy|safety/i;
 
 /**
  * Google's canonical status names (google.rpc.Code, as its error objects carry them in `status`)
@@ -106,7 +131,7 @@ function wordsOf(body: ErrorFields, said: string): string {
  */
 export function isQuota(body: ErrorFields, said: string): boolean {
   if (body.code === "rate_limit_exceeded") return false;
-  return /insufficient_quota|quota|billing|credit|free-models-per-day/i.test(wordsOf(body, said).replace(/https?:\/\/\S+/g, ""));
+  return /insufficient_quota|quota|billing|credit|free-models-per-day|额度|余额/i.test(wordsOf(body, said).replace(/https?:\/\/\S+/g, ""));
 }
 
 /**

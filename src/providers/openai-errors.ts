@@ -45,7 +45,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     if (err.error === undefined) return networkError(said, err.cause, ctx.baseUrl);
     // An SSE `data: {"error": …}` chunk mid-stream: no HTTP status. A numeric code is one (OpenRouter
     // sends {"code": 502}); else the code/type/message words decide (mid-stream-errors.ts).
-    const failure = midStreamFailure(body, said, ctx.now, own);
+    const failure = midStreamFailure(body, said, ctx, own);
     if (failure) return failure;
     status = statusIn(body) as number;
   }

@@ -229,13 +229,16 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
   // In output order (`output_item.added` comes first for each item). Found by item id, never by
   // call_id (argument deltas name only `item_id`), else by output_index: a gateway may name one item
   // otherwise in its done events than in its deltas, or give the finished item no id at all. Only an
-  // item not yet ended is found by its place, so two items a gateway misplaces stay two.
+  // item not yet ended, and not announced under another id, is found by its place, so two items a
+  // gateway misplaces stay two (two calls at one output_index: teabranch/open-responses-server#63).
   const slots: Slot[] = [];
   const byId = new Map<string, Slot>();
   const byIndex = new Map<number, Slot>();
   const slot = (id: string | undefined, index: number | undefined, kind: Slot["kind"]): Slot => {
     const placed = index === undefined ? undefined : byIndex.get(index);
-    let s = (id === undefined ? undefined : byId.get(id)) ?? (placed?.kind === kind && !placed.item ? placed : undefined);
+    const own = placed?.added?.id;
+    const samePlace = placed?.kind === kind && !placed.item && (id === undefined || own === undefined || own === id);
+    let s = (id === undefined ? undefined : byId.get(id)) ?? (samePlace ? placed : undefined);
     if (!s) slots.push((s = { kind, text: "", at: index }));
     if (id !== undefined && !byId.has(id)) byId.set(id, s);
     if (index !== undefined && (!placed || placed.kind !== kind || placed.item)) byIndex.set(index, s);
@@ -314,11 +317,13 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
   }
   if (!end) throw unfinishedError();
   // Items no event brought (a gateway that sends only response.completed), each where no item of its
-  // kind came with content under another id: a bare `output_item.added` brought nothing of it.
+  // kind came with content under another id: a bare `output_item.added` brought nothing of it. Only
+  // events count for that, not the items this loop takes (a second call or message stays).
+  const streamed = new Set(slots.filter((o) => o.text || o.item).map((o) => o.kind));
   for (const [i, item] of (end.output ?? []).entries()) {
     const kind = kindOf(item);
     const known = (item.id !== undefined && byId.get(item.id)) || (byIndex.get(i)?.kind === kind && !byIndex.get(i)?.item);
-    const s = known || !slots.some((o) => o.kind === kind && (o.text || o.item)) ? slot(item.id, i, kind) : undefined;
+    const s = known || !streamed.has(kind) ? slot(item.id, i, kind) : undefined;
     if (!s || s.item) continue;
     if (item.type === "message" && !s.text) yield* shownWhole(s, messageText(item));
     s.item = item;

@@ -45,7 +45,7 @@ test("cut after thinking on every try (a gateway's limit on a stream's length): 
   expect(deps.output.of("retry")).toHaveLength(1);
   expect(deps.output.text()).toBe("");
   expect(deps.output.of("error")[0]!.message).toBe(
-    "the connection closed before the model finished its answer — the answer broke off after thinking on 2 tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)",
+    "the connection closed before the model finished its answer — the connection was cut after thinking on 2 tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)",
   );
 });
 
@@ -54,6 +54,18 @@ test("a cut after thinking between other failures keeps the whole max_retries: o
   const deps = loopDeps(provider);
   expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
   expect(provider.requests).toHaveLength(4);
+});
+
+test.each([
+  ["a mid-stream overload", () => new ProviderError("overloaded", "the provider is failing mid-stream (overloaded_error): Overloaded")],
+  ["a rate limit with a wait", () => new ProviderError("rate_limit", "rate limited (429): slow down", { retryAfterMs: 10 })],
+])("%s after thinking on every try is retried max_retries times, not given up as a cut connection", async (_, failure) => {
+  const provider = fakeProvider([...Array.from({ length: 3 }, () => ({ thinking: "Thinking…", error: failure() })), { text: "42." }]);
+  const deps = loopDeps(provider);
+  expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
+  expect(provider.requests).toHaveLength(4);
+  expect(deps.output.of("retry")).toHaveLength(3);
+  expect(deps.output.text()).toBe("42.");
 });
 
 test("the notice counts the tries that answered with reasoning alone, not one that failed otherwise", async () => {

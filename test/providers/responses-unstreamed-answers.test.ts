@@ -129,3 +129,28 @@ test("a call announced under one id and completed under another is not lost", as
   const added = ev("response.output_item.added", { output_index: 0, item: { ...call, id: "fc_a", arguments: "" } });
   expect(await seen(added, completed([{ ...call, id: "fc_b" }]))).toEqual(['call read {"path":"a.txt"}', "done tool_calls: "]);
 });
+
+// Two items of one kind in one reply, each under its own id: neither is lost when a gateway gives
+// both one output_index, nor when only response.completed brings them.
+const callA = { ...call, id: "fc_a", call_id: "call_a", name: "list", arguments: '{"dir":"."}' };
+const callB = { ...call, id: "fc_b", call_id: "call_b" };
+const BOTH_CALLS = ['call list {"dir":"."}', 'call read {"path":"a.txt"}', "done tool_calls: "];
+
+test("two parallel calls announced at one output_index under their own ids both run", async () => {
+  const added = (item: Loose) => ev("response.output_item.added", { output_index: 0, item: { ...item, arguments: "" } });
+  const args = (item: Loose) => ev("response.function_call_arguments.delta", { item_id: item.id, output_index: 0, delta: item.arguments });
+  const events = [added(callA), added(callB), args(callA), args(callB), itemDone(callA), itemDone(callB), completed([callA, callB])];
+  expect(await seen(...events)).toEqual(BOTH_CALLS);
+});
+
+test("two calls only in response.completed both run", async () => {
+  expect(await seen(completed([callA, callB]))).toEqual(BOTH_CALLS);
+});
+
+test("two messages only in response.completed are both shown and kept", async () => {
+  expect(await seen(completed([reasoning, message("First.", "msg_1"), message("Second.", "msg_2")]))).toEqual([
+    "text: First.",
+    "text: Second.",
+    "done stop: thinking Thinking it over., text First., text Second.",
+  ]);
+});
