@@ -5,6 +5,7 @@ import type { Protocol } from "../kernel/ir.ts";
 import { OLLAMA_MODEL, OLLAMA_URL, ollamaUrl } from "./ollama-host.ts";
 import type { ProviderSettings } from "./settings.ts";
 import { VAR } from "./schema.ts";
+import { credentialName } from "../net/credential-names.ts";
 import { isNearby } from "../net/proxy.ts";
 import { didYouMean, providerWord } from "./suggest.ts";
 
@@ -220,32 +221,39 @@ export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean
 export function noKeyRefusal(p: ProviderSettings, used: string, providers: readonly ProviderSettings[]): string {
   // one with a key, or a table of one's own that needs none (a local server); never another keyless vendor
   const other = providers.find((x) => x !== p && x.models.length > 0 && (x.apiKey !== undefined || (!x.preset && !keylessAtVendor(x))));
-  const key = p.apiKeyVar ?? `api_key in [provider.${p.name}]`; // a table of one's own at a vendor's address, with no api_key
-  const set = p.apiKeyVar === undefined ? `[provider.${p.name}] has no api_key` : /^[A-Z_][A-Z0-9_]*$/.test(key) ? `${key} is not set` : `${key} has no value`;
+  // at a vendor's API its own variable; elsewhere the one the table writes its key from (a gateway's header)
+  const named = vendorsApi(p.baseUrl) ? (p.apiKeyVar ?? p.keyNamed) : (p.keyNamed ?? p.apiKeyVar);
+  const key = named ?? `api_key in [provider.${p.name}]`; // a table of one's own at a vendor's address, with no api_key
+  const set = named === undefined ? `[provider.${p.name}] has no api_key` : /^[A-Z_][A-Z0-9_]*$/.test(key) ? `${key} is not set` : `${key} has no value`;
   const instead = other ? `continue it with a model whose key is set: hey -c -m ${other.name}/${other.models[0]} (/model at the prompt), or ` : "";
   return `this session last used ${used}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${key} (or pass --api-key)`;
 }
 
-/** Header names that carry a key: Authorization, Azure's api-key, Anthropic's x-api-key, Google's x-goog-api-key, a gateway's x-auth-token (not X-Max-Tokens). */
-const KEY_HEADER = /^(proxy-)?authorization$|api[-_]?key|(^|[-_])token$/i;
-
-/** Whether a table's api_key as written may be empty: `""`, or each variable in it has a default (`${KEY:-}`): the server takes no key. Pure. */
-export const optionalKey = (raw: string | undefined): boolean =>
-  raw !== undefined && (raw.trim() === "" || (/\$\{/.test(raw) && [...raw.matchAll(VAR)].every((m) => m[2] !== undefined)));
+/**
+ * The variable, with no default, that the table itself writes its key from: its api_key
+ * (`"${OPENROUTER_API_KEY}"`, `"sk-${K}"`) or a header that carries a key (credentialName:
+ * `Authorization = "Bearer ${GW_TOKEN}"`, Azure's `api-key`, `Ocp-Apim-Subscription-Key`).
+ * Such a table says its server wants a key; `${KEY:-}` or `""` say it may take none, and
+ * `${KEY:-sk-x}` always gives one. Undefined when it writes none. Pure.
+ */
+export function keyNamed(rawKey: string | undefined, rawHeaders: Record<string, string> | undefined): string | undefined {
+  const written = [rawKey ?? "", ...Object.entries(rawHeaders ?? {}).flatMap(([name, value]) => (credentialName(name) ? [value] : []))];
+  return written.flatMap((v) => [...v.matchAll(VAR)]).find((m) => m[2] === undefined)?.[1];
+}
 
 /**
- * Whether each request to `p` would surely be refused for want of a key: it goes to a hosted API (an
- * address neither on this machine nor on its network) and carries none, neither its own nor in a
- * configured header, where one is wanted: a vendor's own API always, another's where its table names
- * a key (`api_key = "${OPENROUTER_API_KEY}"`). An optional key (`api_key = "${KEY:-}"`, `""`), a
- * table with no api_key away from a vendor's API, or a vendor's variable pointing it at a gateway
- * (OPENAI_BASE_URL) say it takes none. Pure.
+ * Whether each request to `p` would surely be refused for want of a key: it carries none, neither
+ * its own nor in a header that carries one (a header whose variable has no value is sent empty, or
+ * as a bare "Bearer"), and goes where one is wanted: a vendor's own API always, an optional
+ * `${KEY:-}` or a built-in provider's variable notwithstanding; another hosted API (neither on
+ * this machine nor on its network) where the table writes its key from a variable with no default
+ * (keyNamed). A table with no key of its own away from a vendor's API (a keyless gateway, LiteLLM,
+ * `[provider.openai] base_url = "https://llm.corp.example/v1"`) is sent to, as a first run is. Pure.
  */
 export function keylessAtVendor(p: ProviderSettings): boolean {
-  // a header whose variable has no value is sent empty, or as a bare "Bearer": no key either
-  const keyHeader = Object.entries(p.headers).some(([name, value]) => KEY_HEADER.test(name) && !/^(bearer|basic)?$/i.test(value.trim()));
-  if (p.apiKey !== undefined || keyHeader || p.keyOptional || !URL.canParse(p.baseUrl) || isNearby(new URL(p.baseUrl).hostname)) return false;
-  return vendorsApi(p.baseUrl) || (p.apiKeyVar !== undefined && !isGateway(p));
+  const keyHeader = Object.entries(p.headers).some(([name, value]) => credentialName(name) && !/^(bearer|basic)?$/i.test(value.trim()));
+  if (p.apiKey !== undefined || keyHeader || !URL.canParse(p.baseUrl)) return false;
+  return vendorsApi(p.baseUrl) || (p.keyNamed !== undefined && !isNearby(new URL(p.baseUrl).hostname));
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   familyOf,
   isGateway,
   keylessAtVendor,
-  optionalKey,
+  keyNamed,
   noKeyRefusal,
   keyOf,
   PRESETS,
@@ -91,6 +91,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   let apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
   // any variable of the key without a value means no key at all: half a key only earns a 401
   let apiKey = input.missing(keyPath).length || !p.api_key?.trim() ? undefined : p.api_key; // whitespace alone is none, as keyOf reads
+  const named = keyNamed(rawKey, input.raw.provider?.[name]?.headers); // the table's own, never the preset's variable
   if (builtIn && rawKey === undefined) {
     ({ apiKey, apiKeyVar } = keyOf(builtIn, input.env));
   }
@@ -100,7 +101,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     ...address,
     apiKey,
     apiKeyVar,
-    ...(optionalKey(rawKey) && { keyOptional: true as const }),
+    ...(named !== undefined && { keyNamed: named }),
     ...(p.models ? { models: p.models } : builtIn ? builtInModel(builtIn, input.env) : { models: [] }),
     effort: p.effort,
     maxTokens: p.max_tokens,

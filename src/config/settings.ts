@@ -108,8 +108,8 @@ export interface ProviderSettings {
   apiKey?: string;
   /** what an auth error tells the user to fix: "OPENAI_API_KEY", "--api-key", "HEY_API_KEY" or "api_key in <path> [provider.NAME]" */
   apiKeyVar?: string;
-  /** the table's api_key may be empty (`"${KEY:-}"`, `""`): the server takes none, and a resumed session is sent to without one */
-  keyOptional?: true;
+  /** the variable with no default the table writes its key from, in api_key or a key header (presets.ts keyNamed): its server wants a key, so a resumed session with none gets nothing */
+  keyNamed?: string;
   /** why no key is sent though one was given, empty (`OPENAI_API_KEY is set but empty`: presets.ts emptyKeySaid); an auth error says it */
   apiKeyEmpty?: string;
   models: string[];

@@ -129,3 +129,65 @@ describe("a resumed session on a built-in vendor whose key is unset now, with a 
     expect(unsendable(keyed.provider)).toBeUndefined();
   });
 });
+
+// x131: a key reaches the request by api_key or by any header hey knows as a credential; a vendor's
+// own API wants one even where the table calls it optional; elsewhere only where the table names one.
+describe("a resumed session: where a key is wanted and whether one reaches the request (x131)", () => {
+  const said = (toml: string, env: Env, name: string) => unsendable(resolve(toml, env, resumed(name, "m1")).settings.provider);
+  const table = (name: string, url: string, key: string) => `[provider.${name}]\nbase_url = "${url}"\napi_key = "${key}"\nmodels = ["m1"]`;
+  const gateway = (name: string, url: string) => `[provider.${name}]\nbase_url = "${url}"\nmodels = ["m1"]`;
+  const withHeader = (header: string, value: string) =>
+    `[provider.corp]\nbase_url = "https://corp.azure-api.net/openai"\napi_key = "\${CORP_KEY}"\nmodels = ["m1"]\nheaders = { "${header}" = "${value}" }`;
+  const headerOnly = (url: string, header: string, value: string) =>
+    `[provider.corp]\nbase_url = "${url}"\nmodels = ["m1"]\nheaders = { "${header}" = "${value}" }`;
+
+  test.each([
+    ["[provider.openai] at a keyless gateway, OPENAI_API_KEY unset", gateway("openai", "https://llm.corp.example.com/v1"), {}, "openai"],
+    ["[provider.anthropic] at a keyless proxy, ANTHROPIC_API_KEY unset", gateway("anthropic", "https://bedrock-proxy.corp.example.com"), {}, "anthropic"],
+    ["its key is in Ocp-Apim-Subscription-Key", withHeader("Ocp-Apim-Subscription-Key", "${APIM}"), { APIM: "k" }, "corp"],
+    ["its key is in X-Auth-Key", withHeader("X-Auth-Key", "${AUTH}"), { AUTH: "k" }, "corp"],
+    ["its key is in x-functions-key", withHeader("x-functions-key", "${FN}"), { FN: "k" }, "corp"],
+    ["its key is in X-LiteLLM-Key", withHeader("X-LiteLLM-Key", "${LL}"), { LL: "k" }, "corp"],
+    ["its key has a default (${K:-sk-local})", table("gw", "https://gw.example.com/v1", "${GW_KEY:-sk-local}"), {}, "gw"],
+    ["its Authorization header's variable is unset on this machine", headerOnly("http://127.0.0.1:8000/v1", "Authorization", "Bearer ${GW_TOKEN}"), {}, "corp"],
+  ])("is sent to when %s", (_why, toml, env: Env, name) => {
+    const { settings } = resolve(toml, env, resumed(name, "m1"));
+    expect(settings.provider.name).toBe(name);
+    expect(unsendable(settings.provider)).toBeUndefined();
+  });
+
+  test.each([
+    ["Ocp-Apim-Subscription-Key", "${APIM}", "APIM"],
+    ["X-Auth-Key", "${AUTH}", "AUTH"],
+    ["x-functions-key", "${FN}", "FN"],
+    ["X-LiteLLM-Key", "Bearer ${LL}", "LL"],
+  ])("gets nothing at a hosted address when its %s header's variable is unset, naming it", (header, value, variable) => {
+    expect(said(headerOnly("https://corp.azure-api.net/openai", header, value), {}, "corp")).toStartWith(
+      `this session last used corp/m1, and ${variable} is not set, so hey sends it nothing`,
+    );
+  });
+
+  test.each([
+    ["https://api.openai.com/v1", "OPENAI_API_KEY"],
+    ["https://API.OpenAI.com./v1", "OPENAI_API_KEY"],
+  ])("gets nothing at the vendor's own API (%s) when its optional key ${…:-} is empty", (url, variable) => {
+    const toml = `[provider.openai]\nbase_url = "${url}"\napi_key = "\${${variable}:-}"\nmodels = ["m1"]`;
+    expect(said(toml, {}, "openai")).toStartWith("this session last used openai/m1, and");
+    expect(said(toml, { [variable]: "sk-x" }, "openai")).toBeUndefined();
+  });
+
+  test.each([
+    ["Azure OpenAI with its api-key header's variable unset", "https://myres.openai.azure.com/openai/deployments/gpt", "api-key", "${AZ}", "AZ"],
+    ["a gateway with Authorization = Bearer ${GW_TOKEN} unset", "https://gw.example.com/v1", "Authorization", "Bearer ${GW_TOKEN}", "GW_TOKEN"],
+  ])("gets nothing: %s", (_why, url, header, value, variable) => {
+    const toml = `[provider.azure]\nbase_url = "${url}"\nmodels = ["m1"]\nheaders = { "${header}" = "${value}" }`;
+    expect(said(toml, {}, "azure")).toBe(
+      `this session last used azure/m1, and ${variable} is not set, so hey sends it nothing (the request would be refused); set ${variable} (or pass --api-key)`,
+    );
+  });
+
+  test("a gateway set through [provider.openai] whose header key is unset names that header's variable, not OPENAI_API_KEY", () => {
+    const toml = '[provider.openai]\nbase_url = "https://llm.corp.example.com/v1"\nmodels = ["m1"]\nheaders = { Authorization = "Bearer ${GW_TOKEN}" }';
+    expect(said(toml, {}, "openai")).toStartWith("this session last used openai/m1, and GW_TOKEN is not set");
+  });
+});
