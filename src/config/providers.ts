@@ -157,8 +157,11 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
-  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not moved
-  providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
+  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not
+  // moved; only while nothing names another model or provider, which then resolves among the config's own as without a session
+  const namesOther = flags.model || envValue(env, "HEY_MODEL") || envValue(env, "HEY_PROVIDER");
+  if (!namesOther)
+    providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
   const names_ = providers.map((p) => p.name);
   const unknown = (name: string, label: string, more = ""): never => {
     throw new UnknownProviderError(
@@ -299,7 +302,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const empty = key || provider.apiKey ? undefined : given ? emptyKeySaid(vars, env, flags) : emptyKeySaid(vars, { ...env, HEY_API_KEY: undefined }, {});
   // the resumed session's provider has no key now (x117: the whole history went out unauthenticated, then a 401); only
   // at a vendor's own API: a local server or gateway a table (or OPENAI_BASE_URL) points at may take none
-  const noKey = choice === resumedChoice && !key && keylessAtVendor(provider) ? noKeyRefusal(provider, `${provider.name}/${model}`, providers) : undefined;
+  // -c -m NAME (or HEY_MODEL) on another keyless vendor would upload the same history unauthenticated: refused too, naming the flag
+  const resuming = flags.session && !flags.session.current && choice !== resumedChoice ? (choice.named ?? (heyProvider && `HEY_PROVIDER=${heyProvider}`)) : undefined;
+  const noKey =
+    (choice === resumedChoice || resuming) && !key && keylessAtVendor(provider)
+      ? noKeyRefusal(provider, `${provider.name}/${model}`, providers, resuming)
+      : undefined;
   if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
   const chosen = {
     ...(choice.model === undefined ? provider : named),
