@@ -159,9 +159,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         // the effort in force, carried over (for a model known to take none, that none is sent); where it goes when it left --base-url's endpoint
         const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}${ctx.agent.effortUnsent ? `; ${ctx.agent.effortUnsent}` : ""}`;
         const [keyless, now] = [noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was), modelName(ctx.agent)];
-        return said(
-          `${[warning, keyless].filter(Boolean).join("\n")}${warning || keyless ? "\n" : ""}model: ${now}${endpointMove(ctx.providers(), was, now)}${effort}`,
-        );
+        return said([warning, keyless, `model: ${now}${endpointMove(ctx.providers(), was, now)}${effort}`].filter(Boolean).join("\n"));
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));
