@@ -32,7 +32,7 @@ import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
 import { failureLines } from "./ui/json.ts";
 import { type EndSignal, exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON, withCommandsStopping } from "./ui/signals.ts";
-import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
+import { asksModel, lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
 import { drainAll, dumbTerminal, isDumb, isTty, letGo, terminalWidth, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { unaskedLine } from "./ui/intro.ts";
@@ -110,9 +110,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve && !agent, configFile: args.config, ask, warn: warn });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
-    // a prompt would go to a provider that sends nothing: that is the one line, before the rest is told (a command needs no model)
+    // a prompt (or /compact's summary) would go to a provider that sends nothing: that is the one line, exit 2, before the rest is told
     const { provider } = begun.config.settings;
-    if (oneShot && unsendable(provider) && lineKind(message) === "prompt") throw new ConfigError(unsendable(provider)!);
+    if (oneShot && unsendable(provider) && (lineKind(message) === "prompt" || asksModel(message))) throw new ConfigError(unsendable(provider)!);
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover

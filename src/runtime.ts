@@ -330,7 +330,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     async switchModel(spec, signal) {
       const { provider, model, providers, effort } = live.config.settings; // providers: what each lists (an ad-hoc one: whatever -m says, not a check)
       const inForce = agent.effort === undefined ? {} : { effort: agent.effort }; // the effort goes on with the conversation (config/resolve.ts sessionEffort)
-      const flags = { ...live.config.flags, model: spec, session: { provider: provider.name, model, current: true, ...inForce } };
+      const endpointModel = providers.find((p) => p.name === "cli")?.models[0]; // under --base-url: listed however many switches away
+      const session = { provider: provider.name, model, current: true, ...inForce };
+      const flags = { ...live.config.flags, model: spec, session, switching: { endpointModel } };
       const resolved = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
       const next = agent.effort !== undefined && agent.effort !== effort ? { ...resolved, effort: agent.effort } : resolved; // an /effort since: over -t
       const listedBefore = providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models; // and below, the models this run used

@@ -216,9 +216,10 @@ export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean
 
 /**
  * Why nothing is sent for a resumed session whose provider (`p`, its model `used`) has no key now:
- * the request would only be refused, after carrying the whole history; with a provider that has one, named.
+ * the request would only be refused, after carrying the whole history; with a provider that has one, named;
+ * `flag`: the flag or variable that chose it on resuming (`-m gpt-5.5`), when one did.
  */
-export function noKeyRefusal(p: ProviderSettings, used: string, providers: readonly ProviderSettings[]): string {
+export function noKeyRefusal(p: ProviderSettings, used: string, providers: readonly ProviderSettings[], flag?: string): string {
   // one with a key, or a table of one's own that needs none (a local server); never another keyless vendor
   const other = providers.find((x) => x !== p && x.models.length > 0 && (x.apiKey !== undefined || (!x.preset && !keylessAtVendor(x))));
   // at a vendor's API its own variable; elsewhere the one the table writes its key from (a gateway's header)
@@ -226,7 +227,8 @@ export function noKeyRefusal(p: ProviderSettings, used: string, providers: reado
   const key = named ?? `api_key in [provider.${p.name}]`; // a table of one's own at a vendor's address, with no api_key
   const set = named === undefined ? `[provider.${p.name}] has no api_key` : /^[A-Z_][A-Z0-9_]*$/.test(key) ? `${key} is not set` : `${key} has no value`;
   const instead = other ? `continue it with a model whose key is set: hey -c -m ${other.name}/${other.models[0]} (/model at the prompt), or ` : "";
-  return `this session last used ${used}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${key} (or pass --api-key)`;
+  const what = flag ? `${flag} sends this session to ${used}` : `this session last used ${used}`; // -c -m NAME: the flag chose it
+  return `${what}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${key} (or pass --api-key)`;
 }
 
 /**

@@ -158,8 +158,10 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
-  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not moved
-  providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
+  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not
+  // moved; only while nothing names another model or provider, which then resolves among the config's own as without a session
+  if (!flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER"))
+    providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
   const names_ = providers.map((p) => p.name);
   const unknown = (name: string, label: string, more = ""): never => {
     throw new UnknownProviderError(
@@ -298,9 +300,13 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const given = flags.keyFor === undefined || flags.keyFor === provider.name;
   const vars = keyVarsOf(provider.name, input);
   const empty = key || provider.apiKey ? undefined : given ? emptyKeySaid(vars, env, flags) : emptyKeySaid(vars, { ...env, HEY_API_KEY: undefined }, {});
-  // the resumed session's provider has no key now (x117: the whole history went out unauthenticated, then a 401); only
-  // at a vendor's own API: a local server or gateway a table (or OPENAI_BASE_URL) points at may take none
-  const noKey = choice === resumedChoice && !key && keylessAtVendor(provider) ? noKeyRefusal(provider, `${provider.name}/${model}`, providers) : undefined;
+  // the resumed session's provider has no key now (x117: the whole history went out unauthenticated, then a 401), where one
+  // is wanted (presets.ts keylessAtVendor: a vendor's own API, or a hosted one whose table names a key)
+  // -c -m NAME (or HEY_MODEL) on another keyless vendor would upload the same history unauthenticated: refused too, naming the flag
+  const resuming =
+    flags.session && !flags.session.current && choice !== resumedChoice ? (choice.named ?? (heyProvider && `HEY_PROVIDER=${heyProvider}`)) : undefined;
+  const refused = (choice === resumedChoice || resuming) && !key && keylessAtVendor(provider);
+  const noKey = refused ? noKeyRefusal(provider, `${provider.name}/${model}`, providers, resuming) : undefined;
   if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
   const chosen = {
     ...(choice.model === undefined ? provider : named),
@@ -368,11 +374,11 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const spec = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
   // `/model` lists the endpoint's models as cli/NAME and another usable provider's as NAME/MODEL: each switches as written
-  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, is a model of the endpoint as it is written)
+  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, or a fallback's, is a model of the endpoint as written)
   const [, name, rest] = /^([^/]+)\/(.+)$/.exec(spec) ?? [];
-  const other = flags.session?.current ? others.find((p) => p.name === name && p.name !== "cli" && isUsable(p) && p.models.includes(rest!)) : undefined;
-  const was = flags.session?.provider === "cli" ? flags.session.model : undefined; // the endpoint's model, for /model to list beside the other's
-  const model = other ? was : name === "cli" ? rest! : spec;
+  const listed = (p: ProviderSettings) => p.name === name && p.name !== "cli" && isUsable(p) && !p.unapproved && p.models.includes(rest!);
+  const other = flags.switching ? others.find(listed) : undefined;
+  const model = other ? flags.switching?.endpointModel : name === "cli" ? rest! : spec; // the endpoint's, for /model to list beside the other's
   const key = keyGiven(flags, env, "cli");
   const empty = key ? undefined : emptyKeySaid([], env, flags);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";

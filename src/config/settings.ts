@@ -97,6 +97,11 @@ export interface ConfigFlags {
    * sent, below -t / HEY_EFFORT and above the provider's `effort`.
    */
   session?: { provider: string; model: string; current?: boolean; effort?: Effort };
+  /**
+   * `/model NAME` at the prompt (runtime.ts), not a fallback: under `--base-url` only such a switch may
+   * name another provider's listed model; `endpointModel` is the endpoint's, kept listed to come back to.
+   */
+  switching?: { endpointModel?: string | undefined };
 }
 
 export interface ProviderSettings {

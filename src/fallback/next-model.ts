@@ -36,7 +36,7 @@ export function nextModel(deps: NextModelDeps): NonNullable<AgentParts["fallback
       if (tried.has(key)) continue;
       try {
         // --api-key and HEY_API_KEY were given for the model in use: a fallback on another provider goes with that provider's own key
-        const s = config.resolve({ ...config.flags, model: name, modelLabel, session, keyFor: provider.name });
+        const s = config.resolve({ ...config.flags, model: name, modelLabel, session, keyFor: provider.name, switching: undefined }); // not /model's
         key = `${s.provider.name}/${s.model}`;
         if (tried.has(key)) continue;
         const made = await deps.providerFor(s);

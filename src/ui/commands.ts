@@ -8,7 +8,7 @@ import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
 import { abortReason } from "../kernel/tool.ts";
-import { type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-choices.ts";
+import { endpointMove, type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-choices.ts";
 import { HELP } from "./help-text.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
@@ -156,10 +156,10 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       try {
         const was = modelName(ctx.agent);
         const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
-        // the one in force, carried over; and, for a model known to take none, that none is sent
+        // the effort in force, carried over (for a model known to take none, that none is sent); where it goes when it left --base-url's endpoint
         const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}${ctx.agent.effortUnsent ? `; ${ctx.agent.effortUnsent}` : ""}`;
-        const keyless = noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was);
-        return said(`${[warning, keyless].filter(Boolean).join("\n")}${warning || keyless ? "\n" : ""}model: ${modelName(ctx.agent)}${effort}`);
+        const [keyless, now] = [noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was), modelName(ctx.agent)];
+        return said([warning, keyless, `model: ${now}${endpointMove(ctx.providers(), was, now)}${effort}`].filter(Boolean).join("\n"));
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));

@@ -22,6 +22,19 @@ export function noKeyWarning(providers: readonly ProviderSettings[], name: strin
   return `warning: ${name} has no API key (${where}), so its requests will be refused — set it and start hey again, or /model ${was} to go back`;
 }
 
+/**
+ * What `/model`'s line adds when the switch leaves or comes back to the `--base-url` endpoint (provider
+ * `cli`): at a gateway `openai/gpt-5.5` reads as the gateway's own name for a model, so where it now goes is said.
+ */
+export function endpointMove(providers: readonly ProviderSettings[], wasModel: string, nowModel: string): string {
+  const [was, now] = [wasModel, nowModel].map((m) => m.split("/", 1)[0]);
+  const endpoint = providers.find((p) => p.name === "cli");
+  if (was === now || !endpoint || (was !== "cli" && now !== "cli")) return "";
+  const flag = endpoint.urlVar ?? "--base-url";
+  if (now === "cli") return ` (back at the ${flag} endpoint, ${endpoint.baseUrl})`;
+  return ` (sent to provider ${now} at ${providers.find((p) => p.name === now)?.baseUrl}, not the ${flag} endpoint)`;
+}
+
 /** The model in use, as `-m` names it. */
 export const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
 

@@ -103,6 +103,9 @@ const READING = new Set(["/help", "/usage", "/thinking", "/last", "/diff", "/und
 /** Commands that only read when nothing follows them (`/model` lists, `/model NAME` switches). */
 const READING_BARE = new Set(["/model", "/effort", "/mcp", "/jobs"]);
 
+/** Whether the command `line` sends the conversation to the model (`/compact`'s summary): refused as a prompt is where nothing can be sent (run.ts). */
+export const asksModel = (line: string): boolean => line.trim().split(/\s+/, 1)[0] === "/compact";
+
 /**
  * Whether the command `line` only reads the session (`/usage`, `/sessions`, `/mcp`…): run on its own
  * (`hey -c /usage`) it loads the session without taking it from another hey that has it open

@@ -6,16 +6,24 @@ import TOML from "@iarna/toml";
 import { expect, test } from "bun:test";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { ConfigFlags } from "../../src/config/settings.ts";
-import { usableModels } from "../../src/ui/model-choices.ts";
+import { endpointMove, usableModels } from "../../src/ui/model-choices.ts";
 
 const CONFIG = '[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["mock-a", "mock-b"]';
 const BASE = { baseUrl: "http://127.0.0.1:9000/v1" };
 const resolve = (flags: ConfigFlags) => resolveConfig([{ source: "/c.toml", data: TOML.parse(CONFIG) }], {}, flags).settings;
-/** what `/model SPEC` resolves to, at the prompt of a run on `now` */
-const switched = (spec: string, now: { provider: string; model: string }) => {
-  const s = resolve({ ...BASE, model: spec, session: { ...now, current: true } });
+/** what `/model SPEC` resolves to, at the prompt of a run on `now` (the endpoint's model `endpointModel`), as runtime.ts asks */
+const switched = (spec: string, now: { provider: string; model: string }, endpointModel = "mock-a") => {
+  const s = resolve({ ...BASE, model: spec, session: { ...now, current: true }, switching: { endpointModel } });
   return `${s.provider.name}/${s.model}`;
 };
+/** the settings after `/model SPEC` from `s`, as runtime.ts switchModel resolves them */
+const step = (s: ReturnType<typeof resolve>, spec: string) =>
+  resolve({
+    ...BASE,
+    model: spec,
+    session: { provider: s.provider.name, model: s.model, current: true },
+    switching: { endpointModel: s.providers.find((p) => p.name === "cli")?.models[0] },
+  });
 
 test("every model /model lists under --base-url switches to itself, the one in use included", () => {
   const start = resolve({ ...BASE, model: "mock-a" });
@@ -25,9 +33,35 @@ test("every model /model lists under --base-url switches to itself, the one in u
 });
 
 test("after a switch to another provider, the endpoint's model is still listed and switches back", () => {
-  const away = resolve({ ...BASE, model: "local/mock-b", session: { provider: "cli", model: "mock-a", current: true } });
+  const away = step(resolve({ ...BASE, model: "mock-a" }), "local/mock-b");
   expect(usableModels(away.providers)).toContain("cli/mock-a");
   expect(switched("cli/mock-a", { provider: "local", model: "mock-b" })).toBe("cli/mock-a");
+});
+
+test("two switches away, the endpoint's model is still listed and switches back (x132)", () => {
+  const twice = step(step(resolve({ ...BASE, model: "mock-a" }), "local/mock-b"), "local/mock-a");
+  expect(`${twice.provider.name}/${twice.model}`).toBe("local/mock-a");
+  expect(usableModels(twice.providers)).toEqual(["cli/mock-a", "local/mock-a", "local/mock-b"]);
+  const back = step(twice, "cli/mock-a");
+  expect(`${back.provider.name}/${back.model}`).toBe("cli/mock-a");
+});
+
+test("a fallback model another provider lists stays a model of the endpoint, as README says (x132)", () => {
+  // next-model.ts resolves each fallback next to the model in use, current as /model's is, but no switch of /model's
+  const s = resolve({
+    ...BASE,
+    model: "local/mock-b",
+    modelLabel: '--fallback-model "local/mock-b"',
+    session: { provider: "cli", model: "mock-a", current: true },
+  });
+  expect(`${s.provider.name} ${s.provider.baseUrl} ${s.model}`).toBe("cli http://127.0.0.1:9000/v1 local/mock-b");
+});
+
+test("/model's line says where the model now goes when it leaves or comes back to the endpoint", () => {
+  const away = step(resolve({ ...BASE, model: "mock-a" }), "local/mock-b");
+  expect(endpointMove(away.providers, "cli/mock-a", "local/mock-b")).toBe(" (sent to provider local at http://127.0.0.1:8000/v1, not the --base-url endpoint)");
+  expect(endpointMove(away.providers, "local/mock-b", "cli/mock-a")).toBe(" (back at the --base-url endpoint, http://127.0.0.1:9000/v1)");
+  expect(endpointMove(away.providers, "cli/mock-a", "cli/mock-b")).toBe("");
 });
 
 test.each([

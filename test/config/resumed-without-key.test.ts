@@ -191,3 +191,22 @@ describe("a resumed session: where a key is wanted and whether one reaches the r
     expect(said(toml, {}, "openai")).toStartWith("this session last used openai/m1, and GW_TOKEN is not set");
   });
 });
+
+describe("hey -c -m NAME on a session whose built-in vendor has no key (x132)", () => {
+  const gw = '[provider.gw]\nbase_url = "https://gw.example.com/v1"\napi_key = "${GW_KEY}"\nmodels = ["claude-sonnet-4-5"]';
+  const session = resumed("anthropic", "claude-sonnet-4-5");
+
+  test.each(["claude-opus-4-5", "gpt-5.5", "some-model"])("-m %s goes to the config's provider with a key, as without a session", (model) => {
+    const { settings } = resolve(gw, { GW_KEY: "k" }, { ...session, model });
+    expect(`${settings.provider.name} ${settings.provider.baseUrl}`).toBe("gw https://gw.example.com/v1");
+    expect(unsendable(settings.provider)).toBeUndefined();
+  });
+
+  test("-m naming another keyless vendor sends the history nowhere, and says which flag chose it", () => {
+    const { settings } = resolve("", {}, { ...session, model: "anthropic/claude-opus-4-5" });
+    expect(unsendable(settings.provider)).toBe(
+      "-m anthropic/claude-opus-4-5 sends this session to anthropic/claude-opus-4-5, and ANTHROPIC_API_KEY is not set, so hey sends it nothing (the request would be refused); set ANTHROPIC_API_KEY (or pass --api-key)",
+    );
+    expect(unsendable(resolve("", { OPENAI_API_KEY: "k" }, { ...session, model: "gpt-5.5" }).settings.provider)).toBeUndefined();
+  });
+});
