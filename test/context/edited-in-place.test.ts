@@ -1,4 +1,4 @@
-// x126 review: an embedder edits a message in place after hey purged it once; the next view is built from the edit
+// An embedder (review x126) edits a message in place after hey purged it once; the next view is built from the edit
 import { expect, test } from "bun:test";
 import { buildContext } from "../../src/context/view.ts";
 import { messageChars } from "../../src/context/passes.ts";
@@ -33,7 +33,7 @@ const input = (h: Message[]) => ({
   tokensPerChar: 0.25,
 });
 
-test("in-place edit of a purged result (embedder redacts it)", () => {
+test("a purged result edited in place (an embedder redacting it) is built from the edit at the next view", () => {
   const h = history();
   const v1 = buildContext(input(h));
   const r1 = v1.messages.find((m) => m.id === "r1")!;
@@ -46,7 +46,7 @@ test("in-place edit of a purged result (embedder redacts it)", () => {
   expect(v2.content).toEqual(fresh.content);
 });
 
-test("weight after delete toolCalls", () => {
+test("a message whose tool calls are deleted in place is weighed without them", () => {
   const m: Message = {
     id: "x",
     role: "assistant",

@@ -92,7 +92,7 @@ function session(fresh: boolean) {
   };
 }
 
-test("differential with summaries, /compact, /reload", async () => {
+test("request bodies built over the growing history equal fresh builds through summaries, /compact and a /reload that changes dedup and purge", async () => {
   const a = session(false),
     b = session(true);
   await a.run(200);
