@@ -8,6 +8,9 @@ import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { countStuckTries, retryDecision, type RetryPolicy, type StuckTries } from "./retry.ts";
 
 /** What a request with retries needs of the loop's dependencies (LoopDeps has them all). */
+
+/** A gateway's words for a stream it ended for taking too long (an error chunk, not a cut connection). */
+const TIMED_OUT = /time[ds]?.?out|deadline exceeded|\b504\b/i;
 export interface RetryDeps {
   provider: Provider;
   output: Output;
@@ -52,8 +55,9 @@ export async function requestWithRetry(request: ModelRequest, deps: RetryDeps, s
       }
       stuck = countStuckTries(stuck, error);
       const thought = partial.thinking.trim() !== "";
-      // a cut connection only: an overload, a rate limit or a failed stop after thinking keeps the normal budget
-      row.thoughtCuts = thought && (error.kind === "network" || error.kind === "stream_interrupted") ? row.thoughtCuts + 1 : 0;
+      // a cut connection, or a gateway's timeout of the long thinking (its error chunk): an overload, a rate limit or a failed stop keeps the normal budget
+      const cut = error.kind === "network" || error.kind === "stream_interrupted" || (error.kind === "overloaded" && TIMED_OUT.test(error.message));
+      row.thoughtCuts = thought && cut ? row.thoughtCuts + 1 : 0;
       if (thought && error.kind === "empty_answer") row.reasoned++;
       const next = retryOrGiveUp(error, attempt, stuck, deps, row.thoughtCuts);
       const reasoned = "error" in next ? reasoningAnswer(error, partial.thinking, { reasoned: row.reasoned, tries: attempt }, deps.output) : undefined;

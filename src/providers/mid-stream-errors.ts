@@ -42,12 +42,12 @@ export function midStreamFailure(body: ErrorFields, said: string, ctx: ErrorCont
 
 /**
  * Words of a failure that passes, which outweigh any word of a final one ("API key rate limit
- * reached", "Bad Gateway: invalid upstream response"): a limit, an overload, a timeout, a server's
- * own failure. Not "try again", "gateway", "connection" or "internal" alone: a refused key's or a
+ * reached", "RPM limit exceeded for api key", "该令牌请求过于频繁", "Bad Gateway: invalid upstream
+ * response"): a limit, a wait to retry after, an overload, a timeout, a server's own failure. Not "try again", "gateway", "connection" or "internal" alone: a refused key's or a
  * bad request's message says them too.
  */
 const PASSING =
-  /rate.?limit|too many requests|overload|capacity|temporar|busy|time[ds]?.?out|deadline exceeded|\bEOF\b|bad.?gateway|service.?unavailable|internal.?server.?error|server_error/i;
+  /rate.?limit|limit (exceeded|reached)|usage.?limit|\b[RT]PM\b|requests per|too many requests|too frequent|retry (in|after)|please retry|overload|capacity|temporar|busy|time[ds]?.?out|deadline exceeded|\bEOF\b|bad.?gateway|service.?unavailable|internal.?server.?error|server_error|频繁|稍后|限流|过多/i;
 
 /**
  * Words of a key or account the server refuses (as a 401 or 403 would): OpenAI's "Incorrect API

@@ -49,6 +49,14 @@ test("cut after thinking on every try (a gateway's limit on a stream's length): 
   );
 });
 
+test("a gateway's timeout of a long thinking (its error chunk, not a cut connection) on every try is given up after one retry too, not sent 6 times", async () => {
+  const timedOut = () => new ProviderError("overloaded", "the model failed mid-stream: upstream request timed out");
+  const provider = fakeProvider(Array.from({ length: 6 }, () => ({ thinking: "Thinking…", error: timedOut() })));
+  const deps = loopDeps(provider);
+  expect((await runLoop([userMessage("q")], deps)).stop).toBe("error");
+  expect(provider.requests).toHaveLength(2);
+});
+
 test("a cut after thinking between other failures keeps the whole max_retries: only cuts in a row after thinking end the retries early", async () => {
   const provider = fakeProvider([{ thinking: "Thinking…", error: reset() }, { error: reset() }, { thinking: "Thinking…", error: reset() }, { text: "42." }]);
   const deps = loopDeps(provider);

@@ -39,6 +39,10 @@ const ERRORS: [Record<string, unknown>, ProviderErrorKind][] = [
   [{ message: "Invalid upstream answer: the upstream model is overloaded" }, "overloaded"],
   [{ message: "Bad Gateway: upstream sent an invalid response" }, "overloaded"],
   [{ message: "upstream connect error or disconnect/reset before headers. reset reason: connection termination" }, "overloaded"],
+  // a limit on the key is a wait, not a refused key (review x133): retried, and handed to a fallback
+  [{ message: "API key usage limit exceeded, please retry in 2s" }, "overloaded"],
+  [{ message: "RPM limit exceeded for api key sk-***" }, "overloaded"],
+  [{ message: "该令牌请求过于频繁，请稍后再试" }, "overloaded"],
 ];
 
 const PROTOCOLS: Protocol[] = ["google", "anthropic", "openai", "responses"];
