@@ -9,8 +9,9 @@ import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
-import { AGENT_MARK } from "./trust/agent-mark.ts";
-import { type FilterWatch, unrunnableFilter, watchFilter } from "./tools/filter-watch.ts";
+import { AGENT_MARK } from "./agent-mark.ts";
+import { type FilterWatch, watchFilter } from "./tools/filter-watch.ts";
+import { unrunnableFilter } from "./config/filter-name.ts";
 import { unrunnable } from "./fs/ripgrep-choice.ts";
 
 type Env = Record<string, string | undefined>;
@@ -21,7 +22,7 @@ type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "
  */
 export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: SeenFiles; session?: string; vet?: WriteVet }): Tool[] {
   const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, vet, ...bash } = opts; // bash: raw, outputDir, notice, hide, watch
-  const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
+  const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir, ...(bash.hide ? { redact: bash.hide } : {}) }),

@@ -33,7 +33,7 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
 import { withSessionNotes } from "./session-notes.ts";
-import { agentCommand } from "./trust/agent-mark.ts";
+import { agentCommand } from "./agent-mark.ts";
 import { checkpointsIn } from "./tools/checkpoints.ts";
 import { projectFiles } from "./tools/project-files.ts";
 import { ripgrepFor } from "./tools/ripgrep.ts";
@@ -144,7 +144,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         fit: { columns: answerFormat.columns, width: terminalWidth },
         color,
       });
-    // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)
+    // one of the agent's commands answers no question of /reload or /trust (agent-mark.ts)
     const answered = agentCommand(process.env) ? undefined : ask;
     const context = { ...commandContext(runtime, here, signal, (t) => say(`${t}\n`), answered, skillsOn), listed: lists.of };
     const result = await runCommand(line, {

@@ -11,7 +11,7 @@ import { NetConfigError } from "./net/proxy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { strayNotices } from "./trust/store.ts";
 import { writer } from "./ui/term.ts";
-import { agentSignIn } from "./trust/agent-mark.ts";
+import { agentSignIn } from "./agent-mark.ts";
 import { fetchFor } from "./endpoint.ts";
 import { connectServer } from "./mcp/client.ts";
 import { redactingConnect } from "./mcp/redacted.ts";

@@ -44,7 +44,7 @@ import { filesForNames, firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, ST
 import { withSessionNotes } from "./session-notes.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
-import { agentCommand } from "./trust/agent-mark.ts";
+import { agentCommand } from "./agent-mark.ts";
 import { createPlanMode, PLAN_LEFT, PLAN_RESUMED, planNote, withPlanNote } from "./permission/plan-mode.ts";
 import { startedUp } from "./fs/root-probe.ts";
 export async function run(args: CliArgs, here: Places): Promise<number> {
@@ -100,7 +100,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     }
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
-    // one of the agent's commands (trust/agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal
+    // one of the agent's commands (agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal
     const agent = agentCommand(env);
     if (agent && (!oneShot || args.approve)) warn(args.approve ? `${agent}; --approve is ignored` : agent);
     const asks = !oneShot && !agent;

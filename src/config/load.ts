@@ -176,7 +176,7 @@ interface LoadOptions {
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
   /**
-   * the run is one of the agent's commands (trust/agent-mark.ts): a `--config` file it names is
+   * the run is one of the agent's commands (agent-mark.ts): a `--config` file it names is
    * not adopted — what it gives beyond its record is left out, as any widening in a one-shot run
    */
   agent?: boolean;

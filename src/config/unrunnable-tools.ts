@@ -2,7 +2,7 @@
 // with where it is set, at start among the config's other problems and by `hey doctor`; the tool
 // then runs without it (grep with the default ripgrep, bash output through the built-in filter).
 import { unrunnable, unrunnableRipgrep } from "../fs/ripgrep-choice.ts";
-import { unrunnableFilter } from "../tools/filter-watch.ts";
+import { unrunnableFilter } from "./filter-name.ts";
 import { keyLine } from "./schema.ts";
 import type { ConfigLayer, Settings } from "./settings.ts";
 import { isTable } from "./table.ts";

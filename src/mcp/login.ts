@@ -9,7 +9,7 @@ import type { McpServerSettings } from "../config/settings.ts";
 import { browserCommands } from "./browser.ts";
 import { oauthSdk } from "./client.ts";
 import type { CredentialStore } from "./credentials.ts";
-import { agentSignIn } from "../trust/agent-mark.ts";
+import { agentSignIn } from "../agent-mark.ts";
 import { asksForSignIn, initializeBody, Unreachable } from "./http-faults.ts";
 import { createOAuthProvider, registeredPort, stillSignedIn, type HeyOAuthProvider, type Step } from "./oauth.ts";
 

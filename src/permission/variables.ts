@@ -8,7 +8,7 @@
  * BASH_ENV, SHELLOPTS, IFS, CDPATH…), editors and pagers programs start, interpreters' own
  * start-up variables and package managers' (npm's, pnpm's and yarn's config: MANAGER_SETTING, BUN_OPTIONS: bun's extra options such as
  * `--preload=x.js`), and HEY_AGENT_SESSION, the mark by which a hey the agent's command starts
- * knows to ask no question (trust/agent-mark.ts). Assigned (or unset), they make the rest of the
+ * knows to ask no question (agent-mark.ts). Assigned (or unset), they make the rest of the
  * script unknown to the checker.
  */
 const SENSITIVE =

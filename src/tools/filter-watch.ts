@@ -1,5 +1,5 @@
 // An external `[tools] bash_filter` over a run. One that cannot run is found once: at start when its
-// program is plainly missing (unrunnableFilter, said with the config's other problems and by `hey
+// program is plainly missing (config/filter-name.ts unrunnableFilter, said with the config's other problems and by `hey
 // doctor`), else at its first sign of it (filterCannotRun: the shell's "not found", "not executable"
 // or syntax error, cmd's and PowerShell's "not recognized", a shell that could not be started), at
 // its first timeout (a filter waiting on a terminal would cost FILTER_TIMEOUT_MS on every command),
@@ -10,6 +10,8 @@
 // at its FAILURES_SAID-th failure, so one odd output costs no line but a filter that keeps failing is
 // not hidden for the whole run. The model is not told either way, as only the user can fix the
 // setting (a note on each result cost ~60 tokens and a saved file a call). Pure.
+import { filterName } from "../config/filter-name.ts";
+
 /** An external filter's state over a run. */
 export interface FilterWatch {
   /** false once the filter could not run or was found missing at start: the built-in filter is used instead */
@@ -78,45 +80,9 @@ export function filterCannotRun(exitCode: number | "timeout" | undefined, spawnE
 const SHELL_REFUSED =
   /^(\S*\/)?(sh|dash|bash|zsh|ksh): (\d+: |-c: line \d+: |line \d+: )?(Syntax error|syntax error|unexpected EOF while looking)|is not recognized as (an internal or external command|the name of a cmdlet)|CommandNotFoundException/m;
 
-/** The filter as the user set it: `HEY_BASH_FILTER "rtk"` or `FILE:LINE: [tools] bash_filter "rtk"`. */
-export function filterName(filter: string, source: string | undefined): string {
-  const value = JSON.stringify(filter);
-  if (source === "HEY_BASH_FILTER") return `HEY_BASH_FILTER ${value}`;
-  return `${source ? `${source}: ` : ""}[tools] bash_filter ${value}`;
-}
-
-/** What sh and bash run without looking on PATH: a filter starting with one of them is not checked at start. */
-const SHELL_WORDS = new Set(
-  (
-    ". : [ [[ { ( ! alias bg break builtin case cd command continue declare echo eval exec exit export false fc fg for function " +
-    "getopts hash if jobs kill let local printf pwd read readonly return select set shift source test time times trap true type " +
-    "typeset ulimit umask unalias unset until wait while"
-  ).split(" "),
-);
-
-/**
- * The line saying the external filter cannot be run, when its first word plainly names a program
- * that is not there (`rtk` not on PATH, `/opt/f` not found); undefined for `builtin`, `none`, a
- * program that is there, and a first word the shell resolves itself (a builtin, `~`, `$VAR`,
- * quotes, `X=1 cmd`): those are found at their first failure. Not on Windows, where the shell may be PowerShell.
- * `unrunnable` says why a program cannot be run (fs/ripgrep-choice.ts), or undefined when it can.
- */
-export function unrunnableFilter(
-  filter: string,
-  source: string | undefined,
-  platform: string,
-  unrunnable: (program: string) => string | undefined,
-): string | undefined {
-  if (filter === "builtin" || filter === "none" || platform === "win32") return undefined;
-  const first = /^\s*([^\s;&|<>()$`'"\\=~*?]+)(?:\s|$)/.exec(filter)?.[1];
-  if (first === undefined || SHELL_WORDS.has(first)) return undefined;
-  const why = unrunnable(first);
-  return why && `${filterName(filter, source)} cannot be run (${first}: ${why}); bash output goes through the built-in filter instead`;
-}
-
 /**
  * `hey doctor`'s line on an external filter: `! bash filter: ` and the start's line saying it cannot
- * be run (unrunnableFilter) when `warnings` holds it, so the doctor says it once, here; else where it
+ * be run (config/filter-name.ts unrunnableFilter) when `warnings` holds it, so the doctor says it once, here; else where it
  * is set. Undefined for `builtin` and `none`.
  */
 export function filterLine(filter: string, source: string | undefined, warnings: readonly string[]): string | undefined {

@@ -12,7 +12,7 @@ import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
-import { agentCommand } from "./agent-mark.ts";
+import { agentCommand } from "../agent-mark.ts";
 import { effectLines } from "./effects.ts";
 import { gatedResources, isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 

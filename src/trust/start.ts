@@ -9,7 +9,7 @@ import type { Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
 import { unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
-import { agentCommand } from "./agent-mark.ts";
+import { agentCommand } from "../agent-mark.ts";
 import { settleTrust, type TrustOutcome } from "./store.ts";
 
 export interface Begun {

@@ -4,7 +4,8 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { filterCannotRun, filterLine, unrunnableFilter, watchFilter } from "../../src/tools/filter-watch.ts";
+import { unrunnableFilter } from "../../src/config/filter-name.ts";
+import { filterCannotRun, filterLine, watchFilter } from "../../src/tools/filter-watch.ts";
 import { fileBashTool } from "../helpers/bash-tool.ts";
 
 const bash = fileBashTool("hey-filter-watch-");

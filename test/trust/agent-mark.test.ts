@@ -1,6 +1,6 @@
-// The mark on the agent's commands (trust/agent-mark.ts): a hey started with it says in one line why it asks nothing.
+// The mark on the agent's commands (agent-mark.ts): a hey started with it says in one line why it asks nothing.
 import { expect, test } from "bun:test";
-import { AGENT_MARK, agentCommand } from "../../src/trust/agent-mark.ts";
+import { AGENT_MARK, agentCommand } from "../../src/agent-mark.ts";
 
 test("a hey whose environment holds the session's mark is an agent's command; without it, or empty, it is not", () => {
   expect(AGENT_MARK).toBe("HEY_AGENT_SESSION");
