@@ -3,28 +3,25 @@
 // its encrypted_content, messages, function calls). The SDK client comes from openai.ts, the only
 // file that loads the `openai` SDK, and the error classification from openai-errors.ts. Fixture
 // names below are under test/fixtures/wire/openai-responses/.
-import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
-import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import { type ContentBlock, type Message, newId, parseArguments, type ThinkingPart, type ToolCall } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream } from "./adapting-stream.ts";
-import { conversationKey, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
+import { type AdapterOptions, conversationKey, errorContextOf, joinText, type RequestBasics, requestBasics, sentSchema, unfinishedError } from "./common.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptToResponsesRefusal } from "./responses-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
-import { openaiClient } from "./openai.ts";
-import type { OpenAI } from "./openai.ts";
-import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { type OpenAI, openaiClient } from "./openai.ts";
 import { toolOutput, userContent } from "./responses-content.ts";
 import { stopDetail, toStop } from "./responses-stop.ts";
+import { kindOf, messageText, reasoningText, type Slot, streamFailure, toUsage } from "./responses-items.ts";
 /** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
 export { responseAsEvents as wholeAnswerAsEvents } from "./responses-whole-answer.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type ReasoningItem = OpenAI.Responses.ResponseReasoningItem;
-type OutputItem = OpenAI.Responses.ResponseOutputItem;
 type WireEvent = OpenAI.Responses.ResponseStreamEvent;
 type WireResponse = OpenAI.Responses.Response;
 type WireEffort = NonNullable<NonNullable<CreateParams["reasoning"]>["effort"]>;
@@ -194,20 +191,9 @@ export function unverifiedItems(req: ModelRequest, said: string, opts: RequestOp
 // ---------------------------------------------------------------------------------------------
 // Stream events → IR events
 
-/** One output item of the response, as its events arrive. */
-interface Slot {
-  kind: "reasoning" | "message" | "function_call" | "other";
-  /** streamed text, thinking, or function-call arguments; a message's whole text when none streamed (shownWhole) */
-  text: string;
-  /** its text was shown: deltas came for it, or it was shown whole */
-  shown?: boolean;
-  /** from `output_item.done` (else the completed response's output): the `.added` item may be incomplete (the SDK's type comment) */
-  item?: OutputItem;
-  /** from `output_item.added`: all there is of an item the output token limit cut off */
-  added?: OutputItem;
-  /** its output_index, as first given */
-  at?: number | undefined;
-}
+/** response.created, queued or in_progress with no output yet: sent before the keep-alives of a model (or a stuck upstream) that has said nothing, so not an event of the answer. Pure. */
+export const opensAnswer = (e: WireEvent) =>
+  (e.type === "response.created" || e.type === "response.queued" || e.type === "response.in_progress") && (e.response?.output?.length ?? 0) === 0;
 
 /**
  * Maps a Responses event stream to IR events. Pure apart from iterating `events`; errors from
@@ -221,10 +207,6 @@ interface Slot {
  * its error body in the SDK's APIError shape; reading ends at completed/incomplete, and a stream
  * that ends without either throws ProviderError("network").
  */
-/** response.created, queued or in_progress with no output yet: sent before the keep-alives of a model (or a stuck upstream) that has said nothing, so not an event of the answer. Pure. */
-export const opensAnswer = (e: WireEvent) =>
-  (e.type === "response.created" || e.type === "response.queued" || e.type === "response.in_progress") && (e.response?.output?.length ?? 0) === 0;
-
 export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
   // In output order (`output_item.added` comes first for each item). Found by item id, never by
   // call_id (argument deltas name only `item_id`), else by output_index: a gateway may name one item
@@ -360,41 +342,6 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
   const stop = toStop(end, refused, toolCalls.length);
   const detail = stopDetail(end, stop);
   yield { type: "done", message, usage: toUsage(end.usage), stop, ...(detail ? { detail } : {}) };
-}
-
-function kindOf(item: OutputItem): Slot["kind"] {
-  return item.type === "reasoning" || item.type === "message" || item.type === "function_call" ? item.type : "other";
-}
-
-/** A message's text: its output text and refusal parts, in order. */
-function messageText(item: OpenAI.Responses.ResponseOutputMessage): string {
-  return item.content.map((c) => (c.type === "refusal" ? c.refusal : c.text)).join("");
-}
-
-/** Summary parts joined by a blank line, as they were streamed; raw reasoning text when there is no summary. */
-function reasoningText(item: ReasoningItem): string {
-  if (item.summary.length > 0) return item.summary.map((s) => s.text).join("\n\n");
-  return (item.content ?? []).map((c) => c.text).join("\n\n");
-}
-
-/**
- * A failure reported inside the stream, shaped like the SDK's status-less APIError for an `error`
- * event (`error` = the body), so toProviderError classifies both the same way, from the code.
- */
-function streamFailure(body: { code?: unknown; message?: unknown }): Error {
-  const message = typeof body.message === "string" ? body.message : "the response failed";
-  return Object.assign(new Error(message), { error: body });
-}
-
-function toUsage(u: WireResponse["usage"]): Usage {
-  if (!u) return unreportedUsage();
-  return {
-    input: u.input_tokens ?? 0, // cached tokens included
-    output: u.output_tokens ?? 0,
-    cacheRead: u.input_tokens_details?.cached_tokens ?? 0,
-    cacheWrite: u.input_tokens_details?.cache_write_tokens ?? 0,
-    reasoning: u.output_tokens_details?.reasoning_tokens ?? 0,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
