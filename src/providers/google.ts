@@ -14,8 +14,6 @@ import type {
   ThinkingConfig,
 } from "@google/genai";
 import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
-import { readArguments } from "../kernel/call-arguments.ts";
-import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
@@ -28,6 +26,7 @@ import { failedStop } from "./failed-stop.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { splitBaseUrl } from "./api-root.ts";
+import { type CallData, callArgs, type OpenCall, toToolCall } from "./google-calls.ts";
 /** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
 export { generateAnswerAsEvents as wholeAnswerAsEvents } from "./google-whole-answer.ts";
 
@@ -37,12 +36,6 @@ export { generateAnswerAsEvents as wholeAnswerAsEvents } from "./google-whole-an
 /** On the done message's thinking part: the model's parts as streamed, signatures in place. */
 interface TurnData {
   parts: Part[];
-}
-
-/** On a tool call. `id` only when the API gave one: ids we made up are never sent to it. */
-interface CallData {
-  thoughtSignature?: string;
-  id?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,17 +186,6 @@ function functionResponse(r: Message, calls: ToolCall[], model: string, names: G
 /** The fields of a streamed chunk we read (the SDK's class adds getters we must not use). */
 export type Chunk = Pick<GenerateContentResponse, "candidates" | "usageMetadata" | "promptFeedback">;
 
-/** A call being assembled: whole on the Gemini API, from `partialArgs` fragments on Vertex. */
-interface OpenCall {
-  part: Part;
-  name: string;
-  id?: string;
-  args: Record<string, unknown>;
-  /** the arguments as sent, when they came as no object and could not be read as one (callArgs) */
-  text?: string;
-  signature?: string;
-}
-
 /**
  * Maps Gemini chunks to IR events. Pure apart from iterating `chunks`; errors from `chunks`
  * propagate unchanged. Text and thought deltas are yielded as they arrive; tool calls whole once
@@ -217,8 +199,8 @@ export async function* mapEvents(
   ctx: { model: string; tools?: readonly string[]; finishMessage?: () => string | undefined; failed?: () => Error | undefined },
 ): AsyncGenerator<StreamEvent> {
   const parts: Part[] = []; // what the next request sends back (see keepPart)
-  const calls: OpenCall[] = [];
-  let open: OpenCall | undefined;
+  const calls: OpenCall<Part>[] = [];
+  let open: OpenCall<Part> | undefined;
   let thinking = "";
   let text = "";
   let finish: string | undefined;
@@ -299,7 +281,7 @@ function keepPart(parts: Part[], part: Part): void {
  * `willContinue`. The assembled call takes the place of its first fragment among the parts.
  * Returns the call still open.
  */
-function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, parts: Part[], calls: OpenCall[]): OpenCall | undefined {
+function addCallPart(part: Part, fc: FunctionCall, open: OpenCall<Part> | undefined, parts: Part[], calls: OpenCall<Part>[]): OpenCall<Part> | undefined {
   if (fc.name) {
     const { functionCall: _, thoughtSignature: __, ...rest } = part;
     open = { part: { ...rest }, name: fc.name, ...callArgs(fc.args), ...(fc.id ? { id: fc.id } : {}) };
@@ -313,31 +295,6 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
   open.part.functionCall = { name: open.name, args: open.args, ...(open.id ? { id: open.id } : {}) };
   if (open.signature) open.part.thoughtSignature = open.signature;
   return fc.willContinue ? open : undefined;
-}
-
-/**
- * A functionCall's `args` as the call's arguments. Gemini sends an object; a translating proxy may
- * send the JSON as a string, which is read as chat completions' arguments are (readArguments: JSON
- * in a string, and the slips with one meaning); what is still no object keeps its text, so the model
- * is shown why its arguments could not be read — never spread into one argument per character.
- */
-function callArgs(args: unknown): Pick<OpenCall, "args" | "text"> {
-  if (args === undefined || args === null) return { args: {} };
-  if (asObject(args)) return { args: { ...(args as Record<string, unknown>) } };
-  const text = typeof args === "string" ? args : JSON.stringify(args);
-  const read = readArguments(text);
-  return "args" in read ? { args: read.args } : { args: {}, text };
-}
-
-/** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
-function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames): (c: OpenCall) => ToolCall {
-  return (c) => {
-    const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
-    const args = c.text ?? JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
-    const call: ToolCall = { id: callIdOf(c.id), name: names.fromWire(c.name), arguments: c === cut ? args.slice(0, -1) : args };
-    if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
-    return call;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
