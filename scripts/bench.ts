@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
 import { bigEdit, longSession, SEARCH_TASK, shortTask } from "./bench-memory.ts";
+import { fromDisk } from "./bench-mock.ts";
 import { hugePromptResume, resumeBench } from "./bench-resume.ts";
 import { testPolicy } from "../test/helpers/settings.ts";
 
@@ -194,6 +195,7 @@ try {
   const toolEnv = { ...env, TMPDIR: join(dir, "tmp") };
   const hey = await ensureBinary();
   const hello = await buildHello(dir);
+  for (const binary of [hey, hello]) fromDisk(binary);
   console.log(`hey bench — ${RUNS} runs each (medians), ${new Date().toISOString()}`);
   const s = await startup(hey, hello, env);
   console.log(`startup   hey --version ${fmt(s.hey)}   hello-world ${fmt(s.hello)}   ratio ${(s.hey / s.hello).toFixed(2)}×   (targets ≤ 20 ms, ≤ 3×)`);
