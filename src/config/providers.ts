@@ -373,9 +373,10 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const spec = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
   // `/model` lists the endpoint's models as cli/NAME and another usable provider's as NAME/MODEL: each switches as written
-  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, or a fallback's, is a model of the endpoint as written)
+  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, or a fallback's, is a model of the endpoint as written);
+  // one whose base_url is not approved yet too: marked after this (resolve.ts), the switch is refused saying how to approve it
   const [, name, rest] = /^([^/]+)\/(.+)$/.exec(spec) ?? [];
-  const listed = (p: ProviderSettings) => p.name === name && p.name !== "cli" && isUsable(p) && !p.unapproved && p.models.includes(rest!);
+  const listed = (p: ProviderSettings) => p.name === name && p.name !== "cli" && isUsable(p) && p.models.includes(rest!);
   const other = flags.switching ? others.find(listed) : undefined;
   const model = other ? flags.switching?.endpointModel : name === "cli" ? rest! : spec; // the endpoint's, for /model to list beside the other's
   const key = keyGiven(flags, env, "cli");
