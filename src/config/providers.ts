@@ -305,8 +305,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   // a resumed session going on with another provider: said rather than quietly sent elsewhere (a refusal above says it already)
   const by = spec ? choice.named : heyProvider && choice.provider === heyProvider ? `HEY_PROVIDER=${heyProvider}` : undefined;
   const away = flags.session && !flags.session.current && !flags.model && provider.name !== flags.session.provider && !(by && noKey);
-  const left = byName(flags.session?.provider ?? "") ? { present: true as const } : { present: false as const, keyVar: keyless?.apiKeyVar };
-  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, left) : undefined;
+  const gone = [undefined, keyless].includes(byName(flags.session?.provider ?? "")); // the keyless vendor kept above: nothing to go back to
+  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, gone && { keyVar: keyless?.apiKeyVar }) : undefined;
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(noKey ? { noKey } : {}),

@@ -22,18 +22,17 @@ export function staysWithSession(session: Session, env: Env): boolean {
 /** Whether `spec` is the session's own model, bare or as `PROVIDER/MODEL`. */
 export const namesSessionModel = (spec: string, session: Session): boolean => spec === session.model || spec === `${session.provider}/${session.model}`;
 
-/** Where the session's provider is in this run: present, a built-in vendor whose key variable is unset, or not configured at all. */
-export type SessionProvider = { present: true } | { present: false; keyVar?: string | undefined };
-
 /**
  * The line said when a resumed session goes on with another provider than it used: `to` is
  * `PROVIDER/MODEL`, `by` the variable that chose it (`HEY_MODEL=…`, `HEY_PROVIDER=…`), undefined
  * when nothing did and the session's provider is not in this run (the default model answers).
+ * `gone`: the session's provider cannot be used in this run — a built-in vendor for want of
+ * `keyVar`, or one not configured at all; false: it can, and `-m` goes back to it.
  */
-export function movedNotice(session: Session, to: string, by: string | undefined, where: SessionProvider): string {
+export function movedNotice(session: Session, to: string, by: string | undefined, gone: false | { keyVar?: string | undefined }): string {
   const { provider: p, model: m } = session;
-  const why = where.present ? "" : where.keyVar ? `, and ${where.keyVar} is not set` : ", which is not configured in this run";
-  const back = p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : where.present ? ` — pass -m ${p}/${m} to continue with it` : "";
+  const why = !gone ? "" : gone.keyVar ? `, and ${gone.keyVar} is not set` : ", which is not configured in this run";
+  const back = p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : gone ? "" : ` — pass -m ${p}/${m} to continue with it`;
   if (!by) return `the session used ${p}/${m}${why}; using ${to}${p === "cli" ? back : " — pass -m PROVIDER/MODEL to choose"}`;
   return `the session used ${p}/${m}${why}; ${by} sends it to ${to}${back}`;
 }

@@ -252,6 +252,12 @@ describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose built-in
     expect(warnings).toContain(line);
     expect(settings.provider.moved).toBe(line); // --output json tells a script too (run.ts)
   });
+
+  test("HEY_MODEL naming a model of its vendor that the gateway lists goes there, said without offering the keyless vendor back", () => {
+    const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1"]`, { HEY_MODEL: "gpt-5.1" });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("gw/gpt-5.1");
+    expect(warnings).toContain("the session used openai/gpt-5.5, and OPENAI_API_KEY is not set; HEY_MODEL=gpt-5.1 sends it to gw/gpt-5.1");
+  });
 });
 
 describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose provider has its key (x133)", () => {
