@@ -110,9 +110,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve && !agent, configFile: args.config, ask, warn: warn });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
-    // a prompt (or /compact's summary) would go to a provider that sends nothing: that is the one line, exit 2, before the rest is told
+    // a prompt (a skill's, an MCP server's, /compact's summary) would go to a provider that sends nothing: that is the one line, exit 2, before the rest is told
     const { provider } = begun.config.settings;
-    if (oneShot && unsendable(provider) && (lineKind(message) === "prompt" || asksModel(message))) throw new ConfigError(unsendable(provider)!);
+    if (oneShot && unsendable(provider) && asksModel(message)) throw new ConfigError(unsendable(provider)!);
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover

@@ -25,6 +25,7 @@ import {
   protocolAt,
   unknownProviderHint,
 } from "./presets.ts";
+import { movedNotice, namesSessionModel, staysWithSession } from "./resumed-provider.ts";
 import { checkValue, type ConfigFile, type FileProvider, varsIn, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -159,9 +160,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
   // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not
-  // moved; only while nothing names another model or provider, which then resolves among the config's own as without a session
-  if (!flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER"))
-    providers.push(...presets(env).providers.filter((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name)));
+  // moved; only while neither -m nor HEY_MODEL / HEY_PROVIDER names another provider, which then resolves among the config's own
+  const keyless = presets(env).providers.find((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name));
+  if (keyless && !flags.model && staysWithSession(flags.session!, env)) providers.push(keyless);
   const names_ = providers.map((p) => p.name);
   const unknown = (name: string, label: string, more = ""): never => {
     throw new UnknownProviderError(
@@ -204,16 +205,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const fromDefault = { named: defaultLabel("model"), key: ["default", "model"] };
   if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, ...fromDefault };
   else if (d?.model) choice = { ...parse(d.model, defaultLabel("model"), first), ...fromDefault };
-  let notice: string | undefined;
   if (flags.session && byName(flags.session.provider)) choice = { ...flags.session };
-  else if (flags.session && !flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER")) {
-    // say so rather than quietly talk to another model than the session did
-    const { provider: p, model: m } = flags.session;
-    const using = choice.model ?? byName(choice.provider)?.models[0];
-    notice =
-      `the session used ${p}/${m}, which is not configured in this run; using ${choice.provider}${using ? `/${using}` : ""}` +
-      (p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : ` — pass -m PROVIDER/MODEL to choose`);
-  }
   const resumedChoice = flags.session && byName(flags.session.provider) ? choice : undefined; // still it below: nothing named another
 
   const heyProvider = envValue(env, "HEY_PROVIDER");
@@ -223,7 +215,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const spec = flags.model || envValue(env, "HEY_MODEL");
   if (spec) {
     const label = flags.model ? (flags.modelLabel ?? `-m ${spec}`) : `HEY_MODEL=${spec}`;
-    choice = { ...parse(spec, label, choice.provider), named: label };
+    // HEY_MODEL naming the session's own model keeps it on its provider, though a gateway lists that name too
+    const own = !flags.model && resumedChoice && choice.provider === resumedChoice.provider && namesSessionModel(spec, flags.session!);
+    choice = own ? { ...resumedChoice, named: label } : { ...parse(spec, label, choice.provider), named: label };
   }
 
   const provider = byName(choice.provider)!;
@@ -308,6 +302,11 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const refused = (choice === resumedChoice || resuming) && !key && keylessAtVendor(provider);
   const noKey = refused ? noKeyRefusal(provider, `${provider.name}/${model}`, providers, resuming) : undefined;
   if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
+  // a resumed session going on with another provider: said rather than quietly sent elsewhere (a refusal above says it already)
+  const by = spec ? choice.named : heyProvider && choice.provider === heyProvider ? `HEY_PROVIDER=${heyProvider}` : undefined;
+  const away = flags.session && !flags.session.current && !flags.model && provider.name !== flags.session.provider && !(by && noKey);
+  const gone = [undefined, keyless].includes(byName(flags.session?.provider ?? "")); // the keyless vendor kept above: nothing to go back to
+  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, gone && { keyVar: keyless?.apiKeyVar }) : undefined;
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(noKey ? { noKey } : {}),
@@ -374,9 +373,10 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const spec = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
   // `/model` lists the endpoint's models as cli/NAME and another usable provider's as NAME/MODEL: each switches as written
-  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, or a fallback's, is a model of the endpoint as written)
+  // (any other name, `-m anthropic/claude-sonnet-4.5` at a gateway included, or a fallback's, is a model of the endpoint as written);
+  // one whose base_url is not approved yet too: marked after this (resolve.ts), the switch is refused saying how to approve it
   const [, name, rest] = /^([^/]+)\/(.+)$/.exec(spec) ?? [];
-  const listed = (p: ProviderSettings) => p.name === name && p.name !== "cli" && isUsable(p) && !p.unapproved && p.models.includes(rest!);
+  const listed = (p: ProviderSettings) => p.name === name && p.name !== "cli" && isUsable(p) && p.models.includes(rest!);
   const other = flags.switching ? others.find(listed) : undefined;
   const model = other ? flags.switching?.endpointModel : name === "cli" ? rest! : spec; // the endpoint's, for /model to list beside the other's
   const key = keyGiven(flags, env, "cli");

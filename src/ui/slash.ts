@@ -103,8 +103,15 @@ const READING = new Set(["/help", "/usage", "/thinking", "/last", "/diff", "/und
 /** Commands that only read when nothing follows them (`/model` lists, `/model NAME` switches). */
 const READING_BARE = new Set(["/model", "/effort", "/mcp", "/jobs"]);
 
-/** Whether the command `line` sends the conversation to the model (`/compact`'s summary): refused as a prompt is where nothing can be sent (run.ts). */
-export const asksModel = (line: string): boolean => line.trim().split(/\s+/, 1)[0] === "/compact";
+/**
+ * Whether `line` sends the conversation to the model: a prompt, a skill's message (`/skill:NAME …`),
+ * an MCP server's prompt (`/mcp:SERVER:PROMPT`), `/compact`'s summary; where nothing can be sent,
+ * each is refused before anything starts (run.ts). Other commands only read or change hey's state.
+ */
+export function asksModel(line: string): boolean {
+  const kind = lineKind(line);
+  return kind === "prompt" || kind === "skill" || kind === "mcp-prompt" || line.trim().split(/\s+/, 1)[0] === "/compact";
+}
 
 /**
  * Whether the command `line` only reads the session (`/usage`, `/sessions`, `/mcp`…): run on its own

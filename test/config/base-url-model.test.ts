@@ -4,8 +4,10 @@
 // model of the endpoint.
 import TOML from "@iarna/toml";
 import { expect, test } from "bun:test";
+import { guardedOf } from "../../src/config/guard.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { ConfigFlags } from "../../src/config/settings.ts";
+import { unsendable } from "../../src/endpoint.ts";
 import { endpointMove, usableModels } from "../../src/ui/model-choices.ts";
 
 const CONFIG = '[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["mock-a", "mock-b"]';
@@ -74,4 +76,18 @@ test.each([
 
 test("on the command line -m PROVIDER/MODEL is the endpoint's model as written", () => {
   expect(`${resolve({ ...BASE, model: "local/mock-b" }).provider.name}`).toBe("cli");
+});
+
+test("/model to a listed provider whose base_url is not approved yet is that provider's, refused with how to approve it, never a model of the endpoint (x133)", () => {
+  // the user approved the file when it had no [provider.local]; the agent added it since
+  const approved = Bun.TOML.parse('[provider.a]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]') as Record<string, unknown>;
+  const now = Bun.TOML.parse(`[provider.a]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]\n${CONFIG}`) as Record<string, unknown>;
+  const layer = { source: "/c.toml", data: now, guard: { approved: guardedOf(approved), role: "base" as const } };
+  const flags = { ...BASE, model: "local/mock-b", session: { provider: "cli", model: "mock-a", current: true }, switching: { endpointModel: "mock-a" } };
+  const s = resolveConfig([layer], {}, flags).settings;
+  expect(`${s.provider.name}/${s.model} ${s.provider.baseUrl}`).toBe("local/mock-b http://127.0.0.1:8000/v1");
+  expect(unsendable(s.provider)).toStartWith(
+    '[provider.local] base_url = "http://127.0.0.1:8000/v1" in /c.toml is not approved yet, so hey sends nothing there',
+  );
+  expect(usableModels(s.providers)).not.toContain("local/mock-b"); // nor does /model offer it
 });

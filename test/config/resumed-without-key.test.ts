@@ -210,3 +210,81 @@ describe("hey -c -m NAME on a session whose built-in vendor has no key (x132)", 
     expect(unsendable(resolve("", { OPENAI_API_KEY: "k" }, { ...session, model: "gpt-5.5" }).settings.provider)).toBeUndefined();
   });
 });
+
+// HEY_MODEL / HEY_PROVIDER are often a shell profile's, set before the session: one naming the session's own provider or a
+// model it serves leaves `hey -c` there, refused for want of its key as with no config file; one naming another provider
+// moves the session, and a line says where (x133)
+describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose built-in vendor has no key (x133)", () => {
+  const gateway = '[provider.gw]\nbase_url = "https://openrouter.ai/api/v1"\napi_key = "${GW_KEY}"';
+  const listing = `${gateway}\nmodels = ["llama-4"]`;
+  const session = resumed("openai", "gpt-5.5");
+  const run = (toml: string, env: Env) => resolve(toml, { GW_KEY: "k", ...env }, session);
+
+  test.each([
+    ["a gateway with no models list", gateway],
+    ["a gateway with a models list", listing],
+  ])("HEY_MODEL naming the session's model is refused as with no config, with %s", (_what, toml) => {
+    const withoutConfig = unsendable(resolve("", { HEY_MODEL: "gpt-5.5" }, session).settings.provider);
+    expect(withoutConfig).toStartWith("HEY_MODEL=gpt-5.5 sends this session to openai/gpt-5.5, and OPENAI_API_KEY is not set, so hey sends it nothing");
+    const { settings } = run(toml, { HEY_MODEL: "gpt-5.5" });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.5");
+    expect(unsendable(settings.provider)).toStartWith(withoutConfig!.split(" (the request")[0]!);
+  });
+
+  test.each([
+    ["HEY_MODEL names another model of its vendor", { HEY_MODEL: "gpt-5.1" }, "HEY_MODEL=gpt-5.1 sends this session to openai/gpt-5.1"],
+    ["HEY_MODEL names it as PROVIDER/MODEL", { HEY_MODEL: "openai/gpt-5.5" }, "HEY_MODEL=openai/gpt-5.5 sends this session to openai/gpt-5.5"],
+    ["HEY_PROVIDER names its provider", { HEY_PROVIDER: "openai" }, "this session last used openai/gpt-5.5"],
+  ])("nothing goes to the gateway when %s", (_what, env: Env, said) => {
+    const { settings } = run(gateway, env);
+    expect(settings.provider.name).toBe("openai");
+    expect(unsendable(settings.provider)).toStartWith(`${said}, and OPENAI_API_KEY is not set, so hey sends it nothing`);
+  });
+
+  test.each([
+    ["HEY_MODEL names a model the gateway lists", { HEY_MODEL: "llama-4" }, "HEY_MODEL=llama-4"],
+    ["HEY_PROVIDER names the gateway", { HEY_PROVIDER: "gw" }, "HEY_PROVIDER=gw"],
+  ])("when %s, the session goes there and a line says so", (_what, env: Env, by) => {
+    const { settings, warnings } = run(listing, env);
+    const line = `the session used openai/gpt-5.5, and OPENAI_API_KEY is not set; ${by} sends it to gw/llama-4`;
+    expect(`${settings.provider.name}/${settings.model}`).toBe("gw/llama-4");
+    expect(unsendable(settings.provider)).toBeUndefined();
+    expect(warnings).toContain(line);
+    expect(settings.provider.moved).toBe(line); // --output json tells a script too (run.ts)
+  });
+
+  test("HEY_MODEL naming a model of its vendor that the gateway lists goes there, said without offering the keyless vendor back", () => {
+    const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1"]`, { HEY_MODEL: "gpt-5.1" });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("gw/gpt-5.1");
+    expect(warnings).toContain("the session used openai/gpt-5.5, and OPENAI_API_KEY is not set; HEY_MODEL=gpt-5.1 sends it to gw/gpt-5.1");
+  });
+});
+
+describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose provider has its key (x133)", () => {
+  const keys = { OPENAI_API_KEY: "o", ANTHROPIC_API_KEY: "a" };
+
+  test.each([
+    ["HEY_MODEL", { HEY_MODEL: "claude-sonnet-4-5" }],
+    ["HEY_PROVIDER", { HEY_PROVIDER: "anthropic" }],
+  ])("%s naming another provider moves the session, and a line says where and how to stay", (name, env: Env) => {
+    const { settings, warnings } = resolve("", { ...keys, ...env }, resumed("openai", "gpt-5.5"));
+    expect(settings.provider.name).toBe("anthropic");
+    expect(warnings).toContain(
+      `the session used openai/gpt-5.5; ${name}=${env[name]} sends it to anthropic/${settings.model} — pass -m openai/gpt-5.5 to continue with it`,
+    );
+  });
+
+  test("HEY_MODEL naming the session's own model keeps it on its provider, though a gateway lists that name too", () => {
+    const toml = '[provider.gw]\nbase_url = "https://gw.example.com/v1"\napi_key = "${GW_KEY}"\nmodels = ["gpt-4.1"]';
+    const { settings, warnings } = resolve(toml, { ...keys, GW_KEY: "k", HEY_MODEL: "gpt-4.1" }, resumed("openai", "gpt-4.1"));
+    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-4.1");
+    expect(warnings.join("\n")).not.toContain("the session used");
+  });
+
+  test("nothing is said when HEY_MODEL names another model of the session's provider, or -m chose the provider", () => {
+    expect(resolve("", { ...keys, HEY_MODEL: "gpt-5.1" }, resumed("openai", "gpt-5.5")).warnings.join("\n")).not.toContain("the session used");
+    const chosen = resolve("", { ...keys, HEY_MODEL: "gpt-5.1" }, { ...resumed("openai", "gpt-5.5"), model: "claude-sonnet-4-5" });
+    expect(chosen.settings.provider.name).toBe("anthropic");
+    expect(chosen.warnings.join("\n")).not.toContain("the session used");
+  });
+});

@@ -1,0 +1,38 @@
+// Where `hey -c` goes on with a session when HEY_MODEL or HEY_PROVIDER is set: they are often a shell
+// profile's, written before the session, not a choice made for it. One that names the session's own
+// provider, or a model it serves, leaves the session there (refused for want of its key, naming the
+// variable, as with no config file); one that names another provider moves it, and that is said. Pure.
+import { envValue, familyOf } from "./presets.ts";
+
+type Env = Record<string, string | undefined>;
+type Session = { provider: string; model: string };
+
+/**
+ * Whether HEY_PROVIDER and HEY_MODEL, where set, leave the resumed `session` on its own provider:
+ * they name it, its model, `PROVIDER/MODEL` on it, or a model of its vendor's family (`gpt-5.1` for
+ * an `openai` session). True when neither is set.
+ */
+export function staysWithSession(session: Session, env: Env): boolean {
+  const provider = envValue(env, "HEY_PROVIDER");
+  const model = envValue(env, "HEY_MODEL");
+  if (provider && provider !== session.provider) return false;
+  return !model || namesSessionModel(model, session) || model.startsWith(`${session.provider}/`) || familyOf(model) === session.provider;
+}
+
+/** Whether `spec` is the session's own model, bare or as `PROVIDER/MODEL`. */
+export const namesSessionModel = (spec: string, session: Session): boolean => spec === session.model || spec === `${session.provider}/${session.model}`;
+
+/**
+ * The line said when a resumed session goes on with another provider than it used: `to` is
+ * `PROVIDER/MODEL`, `by` the variable that chose it (`HEY_MODEL=…`, `HEY_PROVIDER=…`), undefined
+ * when nothing did and the session's provider is not in this run (the default model answers).
+ * `gone`: the session's provider cannot be used in this run — a built-in vendor for want of
+ * `keyVar`, or one not configured at all; false: it can, and `-m` goes back to it.
+ */
+export function movedNotice(session: Session, to: string, by: string | undefined, gone: false | { keyVar?: string | undefined }): string {
+  const { provider: p, model: m } = session;
+  const why = !gone ? "" : gone.keyVar ? `, and ${gone.keyVar} is not set` : ", which is not configured in this run";
+  const back = p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : gone ? "" : ` — pass -m ${p}/${m} to continue with it`;
+  if (!by) return `the session used ${p}/${m}${why}; using ${to}${p === "cli" ? back : " — pass -m PROVIDER/MODEL to choose"}`;
+  return `the session used ${p}/${m}${why}; ${by} sends it to ${to}${back}`;
+}
