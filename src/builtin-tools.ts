@@ -11,8 +11,7 @@ import type { SeenFiles } from "./tools/seen-files.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { AGENT_MARK } from "./agent-mark.ts";
 import { type FilterWatch, watchFilter } from "./tools/filter-watch.ts";
-import { unrunnableFilter } from "./config/filter-name.ts";
-import { unrunnable } from "./fs/ripgrep-choice.ts";
+import { saidUnrunnable } from "./config/filter-name.ts";
 
 type Env = Record<string, string | undefined>;
 type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env" | "watch"> & { readEnv?: Env };
@@ -34,10 +33,11 @@ export function createTools(settings: Settings, opts: BashPart & { cacheDir?: st
 
 /**
  * The run's watch over `settings`' bash filter, shared by the bash tool and `!COMMAND`, telling `say`
- * when it cannot run or keeps failing (tools/filter-watch.ts); one found missing at start (said then, among the config's problems) is never run.
+ * when it cannot run or keeps failing (tools/filter-watch.ts); one found missing at start — a line of
+ * the config's `warnings` says so (config/unrunnable-tools.ts) — is never run. Those warnings are
+ * what was found: PATH is not searched again for the same program (a search per PATH directory).
  */
-export function filterWatch(settings: Pick<Settings, "tools" | "bashFilterSource">, say: (line: string) => void): FilterWatch {
+export function filterWatch(settings: Pick<Settings, "tools" | "bashFilterSource">, warnings: readonly string[], say: (line: string) => void): FilterWatch {
   const { bashFilter } = settings.tools;
-  const missing = unrunnableFilter(bashFilter, settings.bashFilterSource, process.platform, unrunnable) !== undefined;
-  return watchFilter(bashFilter, settings.bashFilterSource, say, missing);
+  return watchFilter(bashFilter, settings.bashFilterSource, say, saidUnrunnable(bashFilter, settings.bashFilterSource, warnings) !== undefined);
 }

@@ -29,7 +29,7 @@ import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
-import { unsaid } from "./peers/said.ts";
+import { saidRecord } from "./peers/said.ts";
 import { failureLines } from "./ui/json.ts";
 import { type EndSignal, exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON, withCommandsStopping } from "./ui/signals.ts";
 import { asksModel, lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
@@ -150,7 +150,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const w of config.warnings) warn(w);
     if (config.settings.provider.moved) told.push(config.settings.provider.moved); // a script is told its session went to another model too
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
-    const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
+    const said = saidRecord(here.peerNoticesFile); // read once for all the start's questions
+    const once = async (topic: string, lines: string[]) => (agent ? lines : await said.unsaid(projectKey(here.root), lines, topic));
     const untrusted =
       !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks, config.projectDeny) : "";
     // a no the user recorded is recalled once; a project not decided on is said every run (README "Trust")
@@ -163,7 +164,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("", peerNotices(here, listed, env))) warn(line); // other agents' files
     for (const line of await once("reads", permission.entryNotes ?? [])) warn(line); // a read_file deny grep or edit does not keep, a glued `$`
     // once per user, to a person: a script's log on a fresh CI machine would have it on every run
-    if (!listed && !agent && isTty(2)) for (const line of await unsaid(here.peerNoticesFile, "~", [unaskedLine(here.userConfig, here.home)])) warn(line);
+    if (!listed && !agent && isTty(2)) for (const line of await said.unsaid("~", [unaskedLine(here.userConfig, here.home)])) warn(line);
     const held: string[] = []; // the project's lines of start-up to say once (a CLAUDE.md's imports left out, a skill replacing another)
     const start = {
       env,

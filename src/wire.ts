@@ -176,7 +176,7 @@ export async function assemble(
   const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
   const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
   const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
-  const configure = (s: Settings): Configured => {
+  const configure = (s: Settings, said = live.config.warnings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
     const plain = toolEnvironment(env, s, s.tools.keepEnv);
@@ -189,7 +189,7 @@ export async function assemble(
     const place = { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, gitEnv: commandEnv, bases };
     const permission = permissionRules(s.permission, shell, place);
     const hide = (t: string) => redactText(t, redaction); // a full output saved, a read_file window into a key: hidden as results are
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide, watch: filterWatch(s, toolNotice) }; // a failure told once
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide, watch: filterWatch(s, said, toolNotice) }; // a failure told once; `said`: the config's warnings (a missing filter found at start)
     const tools = createTools(s, {
       shell,
       ...keeping,
@@ -213,7 +213,7 @@ export async function assemble(
       shapes: s.tools.redactSecrets,
     };
   };
-  const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings) };
+  const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings, start.config.warnings) };
   const own = live.configured.tools.map((t) => t.name);
   for (const lists of everyList(settings.permission)) {
     const line = blockedNotice(lists, live.configured.shell.name, own);

@@ -9,6 +9,12 @@ export function filterName(filter: string, source: string | undefined): string {
   return `${source ? `${source}: ` : ""}[tools] bash_filter ${value}`;
 }
 
+/** The line of `warnings` (a config's, unrunnableFilter's among them) saying the filter cannot be run, or undefined. */
+export function saidUnrunnable(filter: string, source: string | undefined, warnings: readonly string[]): string | undefined {
+  const name = filterName(filter, source);
+  return warnings.find((w) => w.startsWith(`${name} cannot be run (`));
+}
+
 /** What sh and bash run without looking on PATH: a filter starting with one of them is not checked at start. */
 const SHELL_WORDS = new Set(
   (

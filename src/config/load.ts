@@ -2,11 +2,12 @@
 // after parsing — merging, checking, precedence, messages — is config/resolve.ts's.
 import type TOMLModule from "@iarna/toml";
 import { redefinedReason } from "./toml-reason.ts";
-import { accessSync, constants, existsSync, realpathSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { isDevNull, readHeadText } from "../fs/read-head.ts";
+import { realPathAt } from "../fs/root-probe.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { withMainApprovals } from "./main-approvals.ts";
@@ -82,7 +83,7 @@ export function loadMcpJson(path: string, warn: (message: string) => void): Conf
  * `>`) is read as such, as read_file reads it. Throws the system error, EISDIR or EINVAL (not a file).
  */
 function readConfigText(path: string): string {
-  return isDevNull(path) ? "" : readHeadText(path, Number.MAX_SAFE_INTEGER).text;
+  return isDevNull(path, realPathAt) ? "" : readHeadText(path, Number.MAX_SAFE_INTEGER).text; // its real path shared with recordKey's
 }
 
 /**
@@ -298,7 +299,7 @@ function reachable(dir: string): boolean {
  */
 export function recordKey(path: string): string {
   try {
-    return realpathSync(path);
+    return realPathAt(path); // shared while hey starts: the approvals and the trust notice ask it of each file (fs/root-probe.ts)
   } catch {
     return path;
   }

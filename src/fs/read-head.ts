@@ -4,10 +4,13 @@
 import { closeSync, constants, fstatSync, openSync, type PathLike, readSync, realpathSync } from "node:fs";
 import { decodeText, type Encoding, wholeCharacters } from "./text-encoding.ts";
 
-/** Whether `path` is, links followed, /dev/null (a device that reads as an empty file: `GIT_CONFIG_GLOBAL=/dev/null`). */
-export function isDevNull(path: string): boolean {
+/**
+ * Whether `path` is, links followed, /dev/null (a device that reads as an empty file: `GIT_CONFIG_GLOBAL=/dev/null`);
+ * `real` finds where the links lead (fs/root-probe.ts realPathAt shares it while hey starts).
+ */
+export function isDevNull(path: string, real: (path: string) => string = realpathSync): boolean {
   try {
-    return realpathSync(path) === "/dev/null";
+    return real(path) === "/dev/null";
   } catch {
     return false;
   }

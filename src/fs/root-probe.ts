@@ -4,8 +4,10 @@
 // While hey starts (startProbing to startedUp), what the walks from the launch directory up look at
 // is looked at once and shared (lookAt): the project's root, the AGENTS.md places and the main
 // checkout trust is kept under each asked every ancestor for its `.git`, 8-9 stats each before the
-// first request, ~50 ms on a disk at 5 ms a look (x119). Once started, each look is made afresh:
-// a repository the agent makes (`git init`) is seen where hey looks later.
+// first request, ~50 ms on a disk at 5 ms a look (x119). So too the real path of a config file or
+// an instructions file (realPathAt): the approvals, the trust notice and the prompt each asked it,
+// 3 syscalls each time. Once started, each look is made afresh: a repository the agent makes
+// (`git init`), a config file it writes or links, is seen where hey looks later.
 import { type Stats, lstatSync, realpathSync, statSync } from "node:fs";
 import { projectRoot, type RootProbe } from "./places.ts";
 
@@ -46,8 +48,8 @@ function kind(path: string) {
   }
 }
 
-/** Each path's stat (or lstat) while hey starts, or the error it threw; undefined once it has started. */
-let looks: Map<string, Stats | Error> | undefined;
+/** Each path's stat (or lstat, or real path) while hey starts, or the error it threw; undefined once it has started. */
+let looks: Map<string, Stats | string | Error> | undefined;
 let made = 0;
 
 /** Shares what is looked at from now until startedUp. */
@@ -60,22 +62,31 @@ export function startedUp(): void {
   looks = undefined;
 }
 
-/** How many stats lookAt has made in this process: what tells a test a look was shared. */
+/** How many stats and real paths lookAt and realPathAt have made in this process: what tells a test a look was shared. */
 export const looksMade = (): number => made;
 
 /** stat(2) of `path` (lstat(2) where `links` is false), shared while hey starts; throws as statSync does. */
 export function lookAt(path: string, links = true): Stats {
-  const key = `${links ? "" : "l"}${path}`;
-  let look = looks?.get(key);
-  if (look === undefined) {
+  return shared(`${links ? "" : "l"}${path}`, () => (links ? statSync(path) : lstatSync(path)));
+}
+
+/** realpath(3) of `path`, shared while hey starts; throws as realpathSync does. */
+export function realPathAt(path: string): string {
+  return shared(`r${path}`, () => realpathSync(path));
+}
+
+/** What `look` gives for `key`, made once while hey starts (looks), afresh otherwise; its error thrown again. */
+function shared<T extends Stats | string>(key: string, look: () => T): T {
+  let seen = looks?.get(key);
+  if (seen === undefined) {
     made++;
     try {
-      look = links ? statSync(path) : lstatSync(path);
+      seen = look();
     } catch (e) {
-      look = e as Error;
+      seen = e as Error;
     }
-    looks?.set(key, look);
+    looks?.set(key, seen);
   }
-  if (look instanceof Error) throw look;
-  return look;
+  if (seen instanceof Error) throw seen;
+  return seen as T;
 }

@@ -5,7 +5,8 @@
 // in `hey doctor` every time. What hey does read of theirs (their skills folders, CLAUDE.md,
 // `.claude/CLAUDE.md`, the user's `~/.claude/CLAUDE.md`) is not said. The user's folders of theirs
 // are where those agents keep them (fs/places.ts PeerDirs: `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`).
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { lookAt, realPathAt, rootProbe } from "../fs/root-probe.ts";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead, readHeadText } from "../fs/read-head.ts";
 import { redactShapes } from "../config/secret-shapes.ts";
@@ -243,7 +244,7 @@ function instructionNotices(at: PeerPlaces): string[] {
       );
   }
   const top = places[0]?.dir;
-  if (top !== undefined && !existsSync(join(top, ".git"))) {
+  if (top !== undefined && !rootProbe.exists(join(top, ".git"))) {
     // no repository: hey reads the working directory's file alone; Claude Code reads every directory's above it
     for (let dir = dirname(top); dir !== at.home && dirname(dir) !== dir; dir = dirname(dir)) {
       const file = PROJECT_NAMES.map((n) => join(dir, n)).find(isFile);
@@ -278,7 +279,7 @@ function passedOver(file: string, read: string, shown: (path: string) => string)
  */
 function onlyImports(file: string, read: string): boolean {
   try {
-    if (realpathSync(file) === realpathSync(read)) return true;
+    if (realPathAt(file) === realPathAt(read)) return true;
     const text = readHeadText(file, AGENTS_MD_MAX_BYTES).text.replace(/^\uFEFF/, "");
     if (
       text.trim() ===
@@ -369,9 +370,10 @@ function label(path: string, at: Pick<PeerPlaces, "home" | "cwd">): string {
   return rel && !rel.startsWith("..") && !rel.startsWith("/") ? rel : shortPath(path, at.home);
 }
 
+// looked at once while hey starts: the prompt's reads ask the same places (fs/root-probe.ts)
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    return lookAt(path).isFile();
   } catch {
     return false;
   }

@@ -12,33 +12,52 @@ type Said = Record<string, string[]>;
 // Bun's hasher, not node:crypto's: importing that module costs every run ~3 MB of memory
 const hashOf = (notice: string) => new Bun.CryptoHasher("sha256").update(notice).digest("hex").slice(0, 16);
 
+/** What a start says once (saidRecord): the notices not said before, each call recording its own. */
+export interface SaidRecord {
+  /**
+   * The notices of `notices` not said before in `project` (its key, trust/store.ts projectKey), which
+   * are recorded as said now; `topic` keeps a kind of notice apart (each call records what its kind
+   * says now: none, and one that comes back is said again). Never throws: a record that cannot be
+   * read or written costs only a notice said again.
+   */
+  unsaid(project: string, notices: readonly string[], topic?: string): Promise<string[]>;
+}
+
 /**
- * The notices of `notices` not said before in `project` (its key, trust/store.ts projectKey), which
- * are recorded in `file` as said now; `topic` keeps a kind of notice apart (each call records what
- * its kind says now: none, and one that comes back is said again). A record that cannot be read or
- * written costs only a notice said again: never an error.
+ * The record in `file` as one start of hey reads it: once, at its first question (a start asks up to
+ * five: the trust notice, other agents' files, the deny entries, the user's lists, the start's held
+ * lines — each read the file again, ~4 opens and stats before the first request), then answered
+ * from what was read and written back whole when a call changes it. `read` reads the file (fs/own-files.ts readOwnFile).
  */
-export async function unsaid(file: string, project: string, notices: readonly string[], topic = ""): Promise<string[]> {
-  const key = topic ? `${project}#${topic}` : project;
-  let said: Said = {};
-  try {
-    const read = readOwnFile(file, SAID_MAX_BYTES);
-    const data: unknown = read ? JSON.parse(read.text) : {};
-    if (typeof data === "object" && data !== null && !Array.isArray(data)) said = data as Said;
-  } catch {
-    // unreadable or not JSON: started again
-  }
-  const before = Array.isArray(said[key]) ? said[key] : [];
-  const now = notices.map(hashOf);
-  const fresh = notices.filter((_, i) => !before.includes(now[i]!));
-  if (fresh.length === 0 && now.length === before.length) return []; // nothing new, nothing gone
-  if (now.length > 0)
-    said[key] = now; // what is there now: a notice gone and back is said again
-  else delete said[key];
-  try {
-    await writeFileAtomic(file, JSON.stringify(said) + "\n", { own: true, private: true });
-  } catch {
-    // a read-only state directory: said again next time
-  }
-  return fresh;
+export function saidRecord(file: string, read: typeof readOwnFile = readOwnFile): SaidRecord {
+  let said: Said | undefined;
+  const load = (): Said => {
+    try {
+      const got = read(file, SAID_MAX_BYTES);
+      const data: unknown = got ? JSON.parse(got.text) : {};
+      if (typeof data === "object" && data !== null && !Array.isArray(data)) return data as Said;
+    } catch {
+      // unreadable or not JSON: started again
+    }
+    return {};
+  };
+  return {
+    async unsaid(project, notices, topic = "") {
+      said ??= load();
+      const key = topic ? `${project}#${topic}` : project;
+      const before = Array.isArray(said[key]) ? said[key] : [];
+      const now = notices.map(hashOf);
+      const fresh = notices.filter((_, i) => !before.includes(now[i]!));
+      if (fresh.length === 0 && now.length === before.length) return []; // nothing new, nothing gone
+      if (now.length > 0)
+        said[key] = now; // what is there now: a notice gone and back is said again
+      else delete said[key];
+      try {
+        await writeFileAtomic(file, JSON.stringify(said) + "\n", { own: true, private: true });
+      } catch {
+        // a read-only state directory: said again next time
+      }
+      return fresh;
+    },
+  };
 }

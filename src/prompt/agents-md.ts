@@ -5,10 +5,9 @@
 // prompt stays the same within a run, for the providers' prompt caches. A CLAUDE.md's `@path`
 // imports are followed inside the project (imports.ts), each imported file listed after its
 // importer — but never a file that holds secrets or that git ignores (importRefusal).
-import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { readHeadText } from "../fs/read-head.ts";
-import { lookAt } from "../fs/root-probe.ts";
+import { lookAt, realPathAt } from "../fs/root-probe.ts";
 import { isWithin } from "../fs/within.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
@@ -60,7 +59,7 @@ export interface AgentsPlace {
 export function agentsPlaces(cwd: string, userDir: string, peers?: PeerDirs): AgentsPlace[] {
   let real = cwd;
   try {
-    real = realpathSync(cwd);
+    real = realPathAt(cwd);
   } catch {
     // a working directory that vanished: its path as given, which finds nothing
   }
@@ -111,7 +110,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
     const path = firstExisting(place);
     if (!path) continue;
     try {
-      const real = realpathSync(path);
+      const real = realPathAt(path);
       if (place.within && !isWithin(real, place.within)) {
         said(`${path} is a link to ${real}, outside the project; left out of the prompt`);
         continue;
@@ -178,7 +177,7 @@ function followImports(file: AgentsFile, at: Importing): void {
     }
     let real: string;
     try {
-      real = realpathSync(target);
+      real = realPathAt(target);
     } catch {
       if (looksLikeFile(ref.path)) leftOut(at, `${where}: no such file; the import is left out`);
       continue;
@@ -276,7 +275,7 @@ export function placedFiles(places: AgentsPlace[]): string[] {
   return places.flatMap((place) => {
     const path = firstExisting(place);
     try {
-      return path ? [realpathSync(path)] : [];
+      return path ? [realPathAt(path)] : [];
     } catch {
       return [];
     }

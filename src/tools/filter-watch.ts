@@ -10,7 +10,7 @@
 // at its FAILURES_SAID-th failure, so one odd output costs no line but a filter that keeps failing is
 // not hidden for the whole run. The model is not told either way, as only the user can fix the
 // setting (a note on each result cost ~60 tokens and a saved file a call). Pure.
-import { filterName } from "../config/filter-name.ts";
+import { filterName, saidUnrunnable } from "../config/filter-name.ts";
 
 /** An external filter's state over a run. */
 export interface FilterWatch {
@@ -87,7 +87,6 @@ const SHELL_REFUSED =
  */
 export function filterLine(filter: string, source: string | undefined, warnings: readonly string[]): string | undefined {
   if (filter === "builtin" || filter === "none") return undefined;
-  const name = filterName(filter, source);
-  const trouble = warnings.find((w) => w.startsWith(`${name} cannot be run (`));
-  return trouble ? `! bash filter: ${trouble}` : `bash filter: ${name}`;
+  const trouble = saidUnrunnable(filter, source, warnings);
+  return trouble ? `! bash filter: ${trouble}` : `bash filter: ${filterName(filter, source)}`;
 }

@@ -1,6 +1,6 @@
 // trust.json (SPEC §15, §24): read and written by hey alone, atomically, never through a link;
 // plus what in a project needs trust, and the flow that settles it for a run.
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
@@ -15,7 +15,7 @@ import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
 import { strayTaskNotes, type Places } from "../fs/places.ts";
-import { rootProbe, storedCase } from "../fs/root-probe.ts";
+import { lookAt, realPathAt, rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
 import {
@@ -50,7 +50,7 @@ export function projectLabel(root: string): string {
 
 function realPath(path: string): string {
   try {
-    return storedCase(realpathSync(path));
+    return storedCase(realPathAt(path));
   } catch {
     return path;
   }
@@ -61,7 +61,7 @@ export function gatedResources(root: string): string[] {
   const out: string[] = [];
   for (const file of [".hey/config.toml", ".mcp.json"]) {
     try {
-      if (statSync(join(root, file)).isFile()) out.push(file);
+      if (lookAt(join(root, file)).isFile()) out.push(file); // shared while hey starts with the project root's look (fs/root-probe.ts)
     } catch {}
   }
   for (const dir of [".claude/skills", ".agents/skills", ".hey/skills"]) {

@@ -1,11 +1,13 @@
 // While hey starts, the walks from the launch directory up share what they look at (x119 #6): the
 // project's root, the AGENTS.md places and the main checkout each asked every ancestor for its
-// `.git`, 8-9 stats each before the first request on a slow disk. Once started, each walk looks
-// afresh: a repository the agent makes during the run is seen where hey looks later.
+// `.git`, 8-9 stats each before the first request on a slow disk; and a config file's or CLAUDE.md's
+// real path was asked by several readers. Once started, each walk looks afresh: a repository the
+// agent makes during the run is seen where hey looks later, a config file relinked too.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentsPlaces } from "../../src/prompt/agents-md.ts";
+import { loadLayer, recordKey } from "../../src/config/load.ts";
+import { agentsPlaces, placedFiles } from "../../src/prompt/agents-md.ts";
 import { inMainCheckout } from "../../src/fs/worktree.ts";
 import { projectRoot } from "../../src/fs/places.ts";
 import { looksMade, rootProbe, startedUp, startProbing } from "../../src/fs/root-probe.ts";
@@ -56,4 +58,42 @@ test("once hey has started, a repository made since is found by the next walk", 
     cwd,
   ]);
   expect(projectRoot(cwd, "/nonexistent", rootProbe)).toBe(join(base, "a"));
+});
+
+// A config file and an instructions file are asked for their real path by several readers while hey
+// starts (the approvals' record, the /dev/null check before the read, the prompt, the notices of
+// other agents' files): found once, then shared; once started, a link changed since is followed.
+test("while hey starts, a linked config file's and CLAUDE.md's real paths are found once; once started, afresh", () => {
+  const { base, cwd } = deep();
+  mkdirSync(join(base, ".git"));
+  const [dotfiles, elsewhere] = [join(base, "dotfiles"), join(base, "elsewhere")];
+  for (const d of [dotfiles, elsewhere]) {
+    mkdirSync(d);
+    writeFileSync(join(d, "config.toml"), "[tools]\n");
+    writeFileSync(join(d, "CLAUDE.md"), "Be brief.\n");
+  }
+  const config = join(base, "config.toml");
+  mkdirSync(join(cwd, ".claude"));
+  const claude = join(cwd, ".claude", "CLAUDE.md");
+  const link = (to: string) => {
+    for (const [at, name] of [
+      [config, "config.toml"],
+      [claude, "CLAUDE.md"],
+    ] as const) {
+      rmSync(at, { force: true });
+      symlinkSync(join(to, name), at);
+    }
+  };
+  const reals = () => [recordKey(config), ...placedFiles(agentsPlaces(cwd, "/nonexistent/config"))];
+  link(dotfiles);
+  startProbing();
+  const before = looksMade();
+  expect(reals()).toEqual([join(dotfiles, "config.toml"), join(dotfiles, "CLAUDE.md")]);
+  expect(loadLayer(config, { required: false })?.text).toBe("[tools]\n"); // its /dev/null check asks the same real path
+  const once = looksMade() - before;
+  link(elsewhere); // the user relinks them while hey starts: the start goes on with what it found
+  expect(reals()).toEqual([join(dotfiles, "config.toml"), join(dotfiles, "CLAUDE.md")]);
+  expect(looksMade() - before).toBe(once);
+  startedUp();
+  expect(reals()).toEqual([join(elsewhere, "config.toml"), join(elsewhere, "CLAUDE.md")]);
 });

@@ -1,0 +1,50 @@
+// The notices hey says once per project (peers/said.ts) are kept in one record, which a start asks up
+// to five times (the trust notice, other agents' files, the deny entries, the user's lists, the
+// start's held lines): it is read once per start, and what one start records the next one sees.
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readOwnFile } from "../../src/fs/own-files.ts";
+import { saidRecord } from "../../src/peers/said.ts";
+import { eachTempDir } from "../helpers/fixtures.ts";
+
+const dir = eachTempDir("hey-said-once-");
+
+/** A record of `file` that counts its reads of the file. */
+function counted(file: string) {
+  let reads = 0;
+  const record = saidRecord(file, (...args: Parameters<typeof readOwnFile>) => (reads++, readOwnFile(...args)));
+  return { record, reads: () => reads };
+}
+
+/** One start's questions, as run.ts asks them. */
+async function start(file: string, peers: string[]) {
+  const { record, reads } = counted(file);
+  const said = [
+    ...(await record.unsaid("/p", ["trust: not decided"], "trust")),
+    ...(await record.unsaid("/p", peers)),
+    ...(await record.unsaid("/p", [], "reads")),
+    ...(await record.unsaid("~", ["lists: none set"])),
+    ...(await record.unsaid("/p", ["CLAUDE.md imports left out"], "start")),
+  ];
+  return { said, reads: reads() };
+}
+
+test("a start reads the record once, however many notices it asks about, and the next start says only what changed", async () => {
+  const file = join(dir.path, "state", "peer-notices.json");
+  const first = await start(file, ["CLAUDE.md found"]);
+  expect(first).toEqual({ said: ["trust: not decided", "CLAUDE.md found", "lists: none set", "CLAUDE.md imports left out"], reads: 1 });
+  expect(Object.keys(JSON.parse(readFileSync(file, "utf8"))).sort()).toEqual(["/p", "/p#start", "/p#trust", "~"]);
+  expect(await start(file, ["CLAUDE.md found"])).toEqual({ said: [], reads: 1 });
+  expect(await start(file, ["CLAUDE.md found", ".cursorrules found"])).toEqual({ said: [".cursorrules found"], reads: 1 });
+});
+
+test("a record that is not JSON is started again, read once, and written whole", async () => {
+  const file = join(dir.path, "peer-notices.json");
+  await Bun.write(file, "{not json");
+  expect(await start(file, ["AGENTS.md found"])).toEqual({
+    said: ["trust: not decided", "AGENTS.md found", "lists: none set", "CLAUDE.md imports left out"],
+    reads: 1,
+  });
+  expect(JSON.parse(readFileSync(file, "utf8"))["/p"]).toHaveLength(1);
+});
