@@ -63,6 +63,11 @@ test("after hey is quit, `hey -c` then /undo puts back the files of that session
   const sent = JSON.stringify(server.requests.at(-1)!.messages.at(-1));
   expect(sent).toContain("The user ran /undo");
   expect(sent).toContain("app.txt");
+  await quit(term);
+
+  // a third hey on the session: its turns were undone by the last one, not never made
+  term = await dirs.start(server, ["-c"]);
+  await say(term, "/undo", "nothing more to undo: the 2 turns that changed files are all undone already");
 });
 
 test("after a restart, a file changed since the agent's edit is left; a copy hey pruned is said to be gone; a session with no copies left says so", async () => {
