@@ -27,6 +27,7 @@ import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts"
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import { sleep } from "./kernel/sleep.ts";
+import { syncedFirst } from "./sessions/synced-first.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { keepShown } from "./tools/earlier-reads.ts";
 import { fallbackLine, fallbackReason } from "./fallback/reasons.ts";
@@ -83,7 +84,9 @@ export function createAgent(parts: AgentParts): Agent {
   compaction.window = parts.window;
   if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
   let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
-  let { settings, provider } = parts;
+  let { settings } = parts;
+  // every request, the loop's and a summary's, waits for the session file's sync a step's was queued behind: a power cut loses one step at most
+  let provider = syncedFirst(parts.provider);
   let effort = settings.effort;
   let effortUnsent: string | undefined;
   /** what each model left this run learned, by `provider/model` (its window; its provider, with what refusals taught it): a return to it goes on with that */
@@ -360,9 +363,10 @@ export function createAgent(parts: AgentParts): Agent {
       if (changed) learned.set(key(settings.model), now);
       const back = changed ? learned.get(key(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
       [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
-      effortUnsent = back?.provider === nextProvider ? back.effortUnsent : undefined; // a new provider has not refused it yet
+      const synced = syncedFirst(nextProvider);
+      effortUnsent = back?.provider === synced ? back.effortUnsent : undefined; // a new provider has not refused it yet
       settings = next;
-      provider = nextProvider;
+      provider = synced;
       if (changed || next.effort !== effort) parts.output.emit({ type: "model", ...next.model, ...(next.effort === undefined ? {} : { effort: next.effort }) });
       effort = next.effort;
     },

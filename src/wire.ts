@@ -56,7 +56,6 @@ import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/
 import { interruptedNotes, interruptedWrites, writtenPaths } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
-import { syncedFirst } from "./sessions/background-sync.ts";
 import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -274,9 +273,8 @@ export async function assemble(
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
   const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const served = (p: Provider, s: Settings, f: typeof fetch) => withServerWindow(listingModels(p, s, f, userConfig), serverOf(s, here.cacheDir), f, say);
-  // a request waits for the background fsync a step's sync was queued behind (sessions/background-sync.ts)
-  const provided = (p: Provider, s: Settings, f: typeof fetch) =>
-    syncedFirst(recordingOnAnswer(cap.wrap(served(p, s, f), s.provider.baseUrl), start.approvals));
+  // (a request waits for the background fsync a step's sync was queued behind: agent.ts, for every agent)
+  const provided = (p: Provider, s: Settings, f: typeof fetch) => recordingOnAnswer(cap.wrap(served(p, s, f), s.provider.baseUrl), start.approvals);
   const providerOf = async (s: Settings, f: typeof fetch) => provided(await providerFor(s.provider, s.model, s.effort, f, s.retry.idleTimeoutMs), s, f);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))

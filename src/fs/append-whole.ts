@@ -8,9 +8,11 @@ export type AppendCalls = Pick<typeof nodeFs, "openSync" | "fstatSync" | "writeS
 /**
  * Appends `text` to `file` (created with `mode`) whole or not at all: what a failed write (a full
  * disk, `ulimit -f`) left of it is cut off again, so a retry writes each line once. The cut goes
- * back only to the size measured just before this write, and only while the file is no longer than
- * that write could have made it: another hey's lines appended meanwhile are never cut, and a size
- * that could not be measured cuts nothing. Undefined when written; else the error, with `torn` when
+ * back only to the size measured just before this write, and only while the file is exactly as long
+ * as that write made it: another hey's lines appended meanwhile are never cut, a file another
+ * process truncated meanwhile is never grown back (with NUL bytes), and a size that could not be
+ * measured cuts nothing. The file is opened for appending (O_APPEND), so a write always lands at
+ * the file's real end, never past it. Undefined when written; else the error, with `torn` when
  * part of `text` may be left (the file then ends in a broken line, and `text` should start a line
  * of its own). Never throws.
  */
@@ -28,8 +30,10 @@ export function appendWhole(file: string, text: string, mode: number, fs: Append
     if (fd === undefined || size === undefined) return { error, torn: false }; // nothing of `text` was written
     try {
       const now = fs.fstatSync(fd).size;
-      if (now === size) return { error, torn: false };
-      if (now > size + written) return { error, torn: written > 0 }; // another writer's lines came after `size`: left whole
+      if (written === 0) return { error, torn: false };
+      // not exactly `size` and this write's bytes: another writer's lines came after `size` (left whole), or the file was cut
+      // shorter meanwhile (another process truncated it), where a cut back to `size` would grow it with NUL bytes
+      if (now !== size + written) return { error, torn: true };
       fs.ftruncateSync(fd, size);
       return { error, torn: false };
     } catch {

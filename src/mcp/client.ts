@@ -12,13 +12,14 @@
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503 } from "./http-retry.ts";
 import { sleep } from "../kernel/sleep.ts";
-import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
+import { signInMessage, Unreachable } from "./http-faults.ts";
 import { rootProbe } from "../fs/root-probe.ts";
 import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
+import { refusing, watchAnswers } from "./sent-token.ts";
 import { callError, connectMessage, sessionLost } from "./sdk-failures.ts";
 import { boundedStart } from "./sse-start.ts";
 import { toolPage } from "./tool-list.ts";
@@ -203,21 +204,8 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
   // a wait between 503s ends when hey closes the server: no request is out then, so no session to end
   const wait = (ms: number, s?: AbortSignal | null) => (hooks.onBusy?.(), sleep(ms, s ? AbortSignal.any([s, signal]) : signal));
   const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], wait), MAX_MESSAGE_BYTES) as typeof fetch;
-  let challenged = false; // the server answered 401 with a Bearer challenge
-  // the endpoint's last answer tells whether it asks for a sign-in — unless the table's own
-  // Authorization header is what it refuses (no sign-in could help: that is a plain failure);
-  // a request that got no answer at all is the server being out of reach
-  const watched = (async (input: string | URL | Request, init?: RequestInit) => {
-    let res: Response;
-    try {
-      res = await fetchImpl(input, init);
-    } catch (e) {
-      if (init?.signal?.aborted || signal.aborted) throw e;
-      throw new Unreachable(url, e);
-    }
-    if (!ownAuthorization && new URL(input instanceof Request ? input.url : input).href === url.href) challenged = asksForSignIn(res);
-    return res;
-  }) as typeof fetch;
+  const answers = watchAnswers(fetchImpl, url, signal, ownAuthorization); // whether the endpoint asks for a sign-in, and the token it refused
+  const watched = answers.fetch;
   const provider = ctx.auth?.(settings, (p) => lib.auth(p as unknown as Parameters<Sdk["auth"]>[0], { serverUrl: url.href, fetchFn: fetchImpl }));
   const auth = provider ? { authProvider: provider as unknown as Parameters<Sdk["auth"]>[0] } : {};
   const requestInit = { headers: settings.headers };
@@ -236,7 +224,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       connecting = p.catch(() => {});
       return abortable(p, signal);
     };
-    challenged = false;
+    answers.challenged = false;
     const inUse = (c: SdkClient) => (current ?? { client: c }).client === c; // the first session's notices count while it opens
     const limits = { timeoutMs: settings.timeoutMs, signal };
     let client = newClient(lib, ctx, hooks, limits, inUse);
@@ -274,9 +262,10 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
   /** Why opening a session failed, as a ConnectError. */
   const refused = async (e: unknown): Promise<ConnectError> => {
     if (signal.aborted) return new ConnectError("closed while starting");
-    if (!ownAuthorization && (challenged || e instanceof lib.UnauthorizedError)) return new ConnectError(signInMessage(provider !== undefined), "", true);
+    if (!ownAuthorization && (answers.challenged || e instanceof lib.UnauthorizedError))
+      return refusing(new ConnectError(signInMessage(provider !== undefined), "", true), answers.sent);
     const revoked = await refusedSignIn(e);
-    if (revoked) return new ConnectError(revoked, "", true);
+    if (revoked) return refusing(new ConnectError(revoked, "", true), answers.sent);
     return new ConnectError(connectMessage(e, lib, "the connection closed"));
   };
   /** Whether `e` is the server's auth layer refusing hey's token with something else than 401 (refused-token.ts): the reason, or undefined. */
@@ -290,7 +279,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     if (closing) return;
     closing = true;
     void current?.client.close().catch(() => {});
-    hooks.onClose(why, "", auth);
+    hooks.onClose(why, "", auth, auth ? answers.sent : undefined);
   };
   /** A new session in place of `stale` (shared by the requests that found it gone); rejects with a CallError. */
   const renew = (stale: SdkClient): Promise<void> => {
@@ -307,7 +296,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       } catch (e) {
         const why = await refused(e);
         lost(why.message, why.auth);
-        throw new CallError(why.auth ? "auth" : "closed", why.message);
+        throw refusing(new CallError(why.auth ? "auth" : "closed", why.message), why.auth ? answers.sent : undefined);
       } finally {
         renewing = undefined;
       }
@@ -321,7 +310,8 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       return new CallError("closed", e.message);
     }
     const revoked = await refusedSignIn(e);
-    return revoked ? new CallError("auth", revoked) : callError(e, lib);
+    const error = revoked ? new CallError("auth", revoked) : callError(e, lib);
+    return error.kind === "auth" ? refusing(error, answers.sent) : error;
   };
   const notRenewed = () => new CallError("failed", "the server restarted and has not opened hey's new session within timeout_ms; try again");
   const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {

@@ -143,12 +143,12 @@ export function createMcpManager(
       now: deps.now,
       signedInAgain: () => settings.url !== undefined && deps.signIns?.fresh(settings.name, settings.url) === true,
       events: {
-        changed: (s) => {
+        changed: (s, refused) => {
           if (s.state === "connected") lastListed.set(self, names(s.tools));
           if (pending.get(settings.name) === self) return takeOver(self, s);
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
-          if (s.state === "auth_required") track(deps.store.forget(settings)), settings.url && deps.signIns?.refused(settings.name, settings.url); // the next run does not offer tools it cannot call
+          if (s.state === "auth_required") track(deps.store.forget(settings)), settings.url && deps.signIns?.refused(settings.name, settings.url, refused); // the next run does not offer tools it cannot call
           if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, failure(s))); // the next run does not wait for it, and says why
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });

@@ -13,6 +13,7 @@ import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { type Progress, progressNote, totalCap } from "./progress.ts";
 import { errorText } from "../kernel/errors.ts";
+import { tokenRefused } from "./sent-token.ts";
 
 /** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
 const CLOSE_SETTLE_MS = 300;
@@ -47,9 +48,9 @@ export interface Connection {
 export interface ConnectHooks {
   /**
    * the session ended without close(): the process exited, or the remote server cannot be reached
-   * or refuses hey's sign-in now (`auth`); `stderr` is its tail
+   * or refuses hey's sign-in now (`auth`; `sent`: the access token it refused, undefined when none was sent); `stderr` is its tail
    */
-  onClose(why: string, stderr: string, auth?: boolean): void;
+  onClose(why: string, stderr: string, auth?: boolean, sent?: string): void;
   /** the server announced a new tool list, already fetched */
   onTools(tools: McpTool[]): void;
   /** a remote server answered 503 and is asked again after a wait: busy, or down */
@@ -122,7 +123,8 @@ export interface ServerStatus {
 
 /** What a server reports to the manager; must not throw. */
 export interface ServerEvents {
-  changed(status: ServerStatus): void;
+  /** `refused`, when it now waits for a sign-in: the access token the refused attempt sent (undefined: none, or not known) */
+  changed(status: ServerStatus, refused?: string): void;
   /** a fresh list from the server (at connect or after a change notice): worth caching */
   listed(tools: McpTool[]): void;
   /** the server answered a call or a get: its sign-in works (a list at connect does not show that) */
@@ -197,12 +199,12 @@ export function createServer(
     ...(busy && state === "connecting" ? { busy } : {}),
     ...(unsupported.size ? { unsupported: [...unsupported] } : {}),
   });
-  const set = (next: ServerState, why?: { error: string; stderr: string }) => {
+  const set = (next: ServerState, why?: { error: string; stderr: string }, refused?: string) => {
     state = next;
     error = why?.error;
     stderr = why?.stderr;
     for (const w of waiters.splice(0)) w();
-    deps.events.changed(status());
+    deps.events.changed(status(), refused);
   };
   /** Settles when `c` is no longer the connection (its close was reported), or after `ms`. */
   const gone = (c: Connection, ms: number) =>
@@ -222,14 +224,14 @@ export function createServer(
     let mine: Connection | undefined;
     let early: McpTool[] | undefined; // a list the server announced while it was still connecting: newer than the one connect brings
     const hooks: ConnectHooks = {
-      onClose(why, tail, auth) {
+      onClose(why, tail, auth, sent) {
         if (!mine || connection !== mine || state === "closed") return; // a failure while connecting rejects connect instead
         connection = undefined;
         if (now() - upSince >= RESTART_BACK_MS) restarts = 0; // it ran well for a long while: this stop is no crash loop
         // a server hey will not restart is failed, as one that does not start: its tools leave the requests, and the model is told
         spent = !auth && restarts >= MAX_RESTARTS;
         if (spent) return set("failed", { error: `${why}; it stopped again after a restart, so it is not restarted again: /reload restarts it`, stderr: tail });
-        set(auth ? "auth_required" : "stopped", { error: why, stderr: tail });
+        set(auth ? "auth_required" : "stopped", { error: why, stderr: tail }, sent);
       },
       onBusy: () => void (busy = true),
       onUnsupported: (c) => void unsupported.add(c),
@@ -258,7 +260,8 @@ export function createServer(
       },
       (e: unknown) => {
         if (state === "closed") return;
-        set(e instanceof ConnectError && e.auth ? "auth_required" : "failed", { error: errorText(e), stderr: e instanceof ConnectError ? e.stderr : "" });
+        const auth = e instanceof ConnectError && e.auth;
+        set(auth ? "auth_required" : "failed", { error: errorText(e), stderr: e instanceof ConnectError ? e.stderr : "" }, tokenRefused(e));
       },
     );
   }
@@ -317,7 +320,7 @@ export function createServer(
         // the sign-in ran out and could not be refreshed: the server waits for a new one
         if (connection === c) connection = undefined;
         void c.close();
-        set("auth_required", { error: err.message, stderr: "" });
+        set("auth_required", { error: err.message, stderr: "" }, tokenRefused(err));
         return { error: signInText(name, err.message) };
       }
       // A call that hits a server as it dies may fail on the write (EPIPE) a moment before the

@@ -10,6 +10,10 @@
 // answers a request. Connecting is not enough: a server may accept hey's token for its tool list and
 // refuse it for every call (a role removed, an audience checked per call), and a watch that forgot
 // its restart at each connect would start the ping-pong again (x124 #4).
+// What the server refused is the access token its attempt sent, not what is stored when the refusal
+// is recorded: another hey may have stored a new sign-in in between, which is then taken up at the
+// next check rather than held for refused. (An attempt that sent none, the stored one past its
+// expiry, refused what is stored.)
 // Cheap: one stat of the file per check, and a read only when the file changed since the server
 // was refused. Pure: the stat and the read are given.
 import type { McpServer } from "./server.ts";
@@ -22,25 +26,35 @@ export interface SignInSource {
 }
 
 export interface SignInWatch {
-  /** server `name` at `url` refused hey's sign-in, or asked for one: what is stored now is what it refused */
-  refused(name: string, url: string): void;
+  /**
+   * server `name` at `url` refused hey's sign-in, or asked for one: `sent`, the access token the
+   * refused attempt sent; undefined (it sent none: none stored, or one past its expiry), what is stored now
+   */
+  refused(name: string, url: string, sent: string | undefined): void;
   /** whether a new sign-in of `url` was stored since server `name` was refused (the file changed and holds another access token); true once for each refusal */
   fresh(name: string, url: string): boolean;
   /** server `name` answered a request with hey's sign-in, or the user started it anew (`/mcp login`, /reload): a later refusal is watched again, with its one restart */
   cleared(name: string): void;
 }
 
-/** What the watch holds of one server: the file and token it was refused with, or `spent` once the watch's restart was refused too. */
-type Mark = { stamp: string | undefined; token: string | undefined; restarted: boolean } | { spent: true };
+/**
+ * What the watch holds of one server: the token it was refused with and the file's stamp then (null:
+ * the file held another token already, read at the next check), or `spent` once the watch's
+ * restart was refused too.
+ */
+type Mark = { stamp: string | undefined | null; token: string | undefined; restarted: boolean } | { spent: true };
 
 export function watchSignIns(source: SignInSource): SignInWatch {
   const marks = new Map<string, Mark>();
   const token = (url: string) => source.read(url)?.tokens?.access_token;
   return {
-    refused(name, url) {
+    refused(name, url, sent) {
       const before = marks.get(name);
       const again = before !== undefined && "restarted" in before && before.restarted; // the watch's own restart: refused too
-      marks.set(name, again ? { spent: true } : { stamp: source.stamp(url), token: token(url), restarted: false });
+      const stamp = source.stamp(url); // before the read: a write after it changes the stamp
+      const stored = token(url);
+      const refused = sent ?? stored;
+      marks.set(name, again ? { spent: true } : { stamp: stored === refused ? stamp : null, token: refused, restarted: false });
     },
     fresh(name, url) {
       const mark = marks.get(name);

@@ -4,12 +4,12 @@
 // them) before the sync starts, so only a power cut during the request can lose what this sync
 // had not yet made durable: the previous step's lines, as a power cut during a waited-for fsync did.
 // A step that ends while the sync runs (a disk slower than the steps) has its own sync start when
-// that one ends, and its request waits for that moment (syncedFirst): never more than one step is
+// that one ends, and its request waits for that moment (synced-first.ts): never more than one step is
 // left to a power cut (x126 #4), and hey's thread never blocks on the disk meanwhile (Ctrl-C, Esc,
 // the spinner and MCP servers go on; x129 #3).
 import { fsync } from "node:fs";
-import { identityOf, type Provider } from "../kernel/provider.ts";
 import { closeQuietly } from "./lines.ts";
+import { ahead } from "./synced-first.ts";
 
 /**
  * The one place a session file is fsynced in the background (an object, so a test can hold a sync
@@ -31,29 +31,6 @@ export interface BackgroundSync {
 
 /** Every background fsync still running, until its error (if any) was handed on. */
 const unfinished = new Set<Promise<void>>();
-
-/** The background fsyncs a later step's sync waits behind: the next request goes out once they ended. */
-const ahead = new Set<Promise<void>>();
-
-/**
- * `provider`, whose requests wait (without blocking hey's thread) for a background fsync a step's
- * sync was queued behind, or until `signal` aborts.
- */
-export function syncedFirst(provider: Provider): Provider {
-  return {
-    ...identityOf(provider),
-    async *stream(request, signal) {
-      if (ahead.size > 0 && !signal.aborted) {
-        let stop = () => {};
-        const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", (stop = () => resolve()), { once: true }));
-        await Promise.race([Promise.all(ahead), aborted]);
-        signal.removeEventListener("abort", stop);
-      }
-      yield* provider.stream(request, signal);
-    },
-    ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
-  };
-}
 
 /** Resolves once no background fsync runs (hey's exit waits: an error it ends with is said first); never rejects. */
 export async function syncsDone(): Promise<void> {

@@ -165,7 +165,8 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   let current: Turn | undefined;
   // the newest turn when /undo last stopped before turns that ran bash: the next /undo, with no turn begun since, goes past them
   let warned: Turn | undefined;
-  let [copies, undone] = [0, 0]; // undone: the turns this hey's /undo put back, for the /undo that finds none left
+  // undone: the turns that changed files /undo put back, this hey's and (from the record) earlier ones', for the /undo that finds none left
+  let [copies, undone] = [0, replayed.undone];
   // read a chunk at a time: the file may be one of 60 MB that edit has just changed
   const hashOf = async (path: string) => {
     const hasher = new Bun.CryptoHasher("sha256");

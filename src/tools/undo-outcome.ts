@@ -27,7 +27,7 @@ export interface Later {
  * and the next `/undo` (no turn begun between) undoes the turn that changed `files`; `none`, no
  * turn changed a file with edit or write_file (`later`: the newer turns it looked at; `gone`: the
  * session's earlier turns changed files but their record is gone, and why it may be; `undone`: the
- * turns this hey's `/undo` already put back).
+ * turns that changed files `/undo` already put back, in this hey or, as its record says, an earlier one).
  */
 export type UndoOutcome =
   | { kind: "undone"; report: UndoReport }

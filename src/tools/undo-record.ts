@@ -61,14 +61,17 @@ export function recordLine(record: UndoRecord): string {
 }
 
 /**
- * The turns `text` (the record file) leaves on the undo stack, oldest first, and whether the
- * session's earlier turns were `lost`. Lines that do not parse (the last one, cut by a hey that
- * was killed; any other) and steps of a turn it does not know are passed over. Never throws.
+ * The turns `text` (the record file) leaves on the undo stack, oldest first; whether the session's
+ * earlier turns were `lost`; and how many turns that changed a file `/undo` has `undone` (in any hey
+ * on the session), so that a hey started again says what is left as the one before would have.
+ * Lines that do not parse (the last one, cut by a hey that was killed; any other) and steps of a
+ * turn it does not know are passed over. Never throws.
  */
-export function replayRecords(text: string): { turns: RecordedTurn[]; lost: boolean } {
+export function replayRecords(text: string): { turns: RecordedTurn[]; lost: boolean; undone: number } {
   const turns: RecordedTurn[] = [];
   const byId = new Map<string, RecordedTurn>();
   let lost = false;
+  let undone = 0;
   for (const line of text.split("\n")) {
     const r = parsed(line);
     if (!r) continue;
@@ -91,9 +94,13 @@ export function replayRecords(text: string): { turns: RecordedTurn[]; lost: bool
       const kept = turn.files.get(r.path);
       if (kept) kept.after = r.sha256;
     } else if (r.type === "before") turn.files.set(r.path, keptFrom(r));
-    else for (const gone of turns.splice(turns.indexOf(turn))) byId.delete(gone.id); // undone
+    else
+      for (const gone of turns.splice(turns.indexOf(turn))) {
+        byId.delete(gone.id); // undone, or passed over by the /undo that undid an older turn
+        if ([...gone.files.values()].some((k) => k.after !== undefined)) undone++;
+      }
   }
-  return { turns, lost };
+  return { turns, lost, undone };
 }
 
 function keptFrom(r: Extract<UndoRecord, { type: "before" }>): KeptFile {

@@ -3,7 +3,7 @@
 // undo", the copies on disk unused), with the same safety rules; copies hey has since pruned are
 // said to be gone.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lastUserText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import type { Term } from "../helpers/tmux.ts";
@@ -63,6 +63,11 @@ test("after hey is quit, `hey -c` then /undo puts back the files of that session
   const sent = JSON.stringify(server.requests.at(-1)!.messages.at(-1));
   expect(sent).toContain("The user ran /undo");
   expect(sent).toContain("app.txt");
+  await quit(term);
+
+  // a third hey on the session: its turns were undone by the last one, not never made
+  term = await dirs.start(server, ["-c"]);
+  await say(term, "/undo", "nothing more to undo: the 2 turns that changed files are all undone already");
 });
 
 test("after a restart, a file changed since the agent's edit is left; a copy hey pruned is said to be gone; a session with no copies left says so", async () => {
@@ -123,4 +128,22 @@ test("a `hey -c -p` turn between: after `hey -c`, /undo reaches it first and say
   expect(existsSync(notes)).toBe(true);
   await say(term, "/undo", "restored app.txt");
   expect(readFileSync(app, "utf8")).toBe("a = 1\nb = 2\n");
+});
+
+test("a `hey -c -p` turn whose record cannot be written says so once on stderr, and the run still does its work", async () => {
+  const app = join(dirs.project.path, "app.txt");
+  writeFileSync(app, "a = 1\nb = 2\n");
+  server = startModelServer(editingModel);
+  const term = await dirs.start(server);
+  await say(term, "edit", "done.");
+  await quit(term);
+  const record = join(outputsFolder(), "undo.jsonl");
+  rmSync(record);
+  mkdirSync(record); // as a full disk would refuse it
+  const run = await runHey(["-c", "-p", "make"], { cwd: dirs.project.path, env: { HOME: dirs.home.path } });
+  expect(run.code).toBe(0);
+  expect(readFileSync(join(dirs.project.path, "notes.txt"), "utf8")).toBe("made\n");
+  const said = run.stderr.split("\n").filter((l) => l.includes("/undo's record of this run could not be saved"));
+  expect(said).toHaveLength(1); // old binary: nothing said
+  expect(said[0]).toContain(record);
 });

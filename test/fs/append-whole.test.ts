@@ -65,3 +65,29 @@ test("what a write that fails half-way (a full disk) left of its own line is cut
   expect(appendWhole(file, '{"turn":3}\n', 0o600)).toBeUndefined();
   expect(fs.readFileSync(file, "utf8")).toBe('{"turn":1}\n{"turn":2}\n{"turn":3}\n');
 });
+
+/** Whether `file` holds a NUL byte: a hole where a cut grew the file back past its real end. */
+const holed = (file: string) => fs.readFileSync(file).includes(0);
+
+test.each([
+  ["writes whole", undefined],
+  ["fails before a byte is written (ENOSPC)", 0],
+  ["fails half-way (a full disk)", 4],
+])("a record another process truncates between the measure and a write that %s is never grown back with NUL bytes", (_, fails) => {
+  const file = record();
+  let calls = 0;
+  faults.write = (fd, text) => {
+    if (calls++ === 0) fs.truncateSync(file, 0); // another process empties the record just after it was measured
+    if (fails === undefined) return fs.writeSync(fd, text);
+    if (calls > 1 || fails === 0) throw fail("ENOSPC");
+    return fs.writeSync(fd, text.slice(0, fails));
+  };
+  const failed = appendWhole(file, '{"turn":3}\n', 0o600);
+  expect(holed(file)).toBe(false);
+  if (fails === undefined) expect(fs.readFileSync(file, "utf8")).toBe('{"turn":3}\n');
+  else {
+    expect(fs.statSync(file).size).toBe(fails);
+    // what is left of its line may be there: a retry starts a line of its own
+    expect(failed?.torn).toBe(fails > 0);
+  }
+});

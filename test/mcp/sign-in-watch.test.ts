@@ -30,8 +30,8 @@ afterEach(async () => {
   dir.remove();
 });
 
-const fake = () => {
-  const f = startOAuthFake();
+const fake = (opts: Parameters<typeof startOAuthFake>[0] = {}) => {
+  const f = startOAuthFake(opts);
   fakes.push(f);
   return f;
 };
@@ -47,15 +47,15 @@ const login = (url: string) =>
     timeoutMs: 10_000,
   });
 
-/** A hey (its own store over the shared directory, its own cache) with a server named each of `names` at `url`. */
-function hey(url: string, names = ["remote"]) {
+/** A hey (its own store over the shared directory, its own cache) with a server named each of `names` at `url`, reached through `send`. */
+function hey(url: string, names = ["remote"], send: typeof fetch = fetch) {
   const events: { server: string; state: string }[] = [];
   const creds = store();
   const m = createMcpManager(
     { servers: names.map((n) => serverSettings(n, { url })), startupWaitMs: 10_000, off: false },
     {
       connect: (s, hooks, signal) =>
-        connectServer(s, hooks, { version: "test", env: {}, fetch, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
+        connectServer(s, hooks, { version: "test", env: {}, fetch: send, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
       store: createToolStore(join(dir.path, `cache-${crypto.randomUUID()}`)),
       missingCommand: () => undefined,
       report: (e) => void events.push(e as never),
@@ -127,24 +127,59 @@ test("the watch: each server takes up a new token once; a restart it made that i
   let file = { stamp: "1", token: "t1" };
   const watch = watchSignIns({ stamp: () => file.stamp, read: () => ({ tokens: { access_token: file.token } }) });
   const url = "https://x/mcp";
-  watch.refused("a", url);
-  watch.refused("b", url);
+  watch.refused("a", url, file.token);
+  watch.refused("b", url, file.token);
   expect([watch.fresh("a", url), watch.fresh("b", url)]).toEqual([false, false]); // nothing new
   file = { stamp: "2", token: "t2" };
   expect([watch.fresh("a", url), watch.fresh("b", url)]).toEqual([true, true]);
   expect([watch.fresh("a", url), watch.fresh("b", url)]).toEqual([false, false]); // once
-  watch.refused("a", url); // the restart was refused: t2 is refused too
+  watch.refused("a", url, file.token); // the restart was refused: t2 is refused too
   file = { stamp: "3", token: "t3" }; // another hey's refused attempt refreshed it
   expect(watch.fresh("a", url)).toBe(false);
   watch.cleared("a"); // `/mcp login` brought it back
-  watch.refused("a", url);
+  watch.refused("a", url, file.token);
   file = { stamp: "4", token: "t4" };
   expect(watch.fresh("a", url)).toBe(true);
-  watch.refused("a", url); // connected with t4, then refused at its first call
+  watch.refused("a", url, file.token); // connected with t4, then refused at its first call
   file = { stamp: "5", token: "t5" };
   expect(watch.fresh("a", url)).toBe(false);
   watch.cleared("a"); // a call answered: the sign-in worked
-  watch.refused("a", url);
+  watch.refused("a", url, file.token);
   file = { stamp: "6", token: "t6" };
   expect(watch.fresh("a", url)).toBe(true);
+});
+
+test("a sign-in another hey stores while this one's attempt is being refused is taken up, not held for the refused one", async () => {
+  const f = fake({ refresh: false }); // no refresh token: a refused token is the end of that sign-in
+  expect((await login(f.url)).ok).toBe(true);
+  let signedInElsewhere: Promise<unknown> | undefined;
+  // the server refuses this hey's token; before the refusal reaches it, another hey signs in anew
+  const send = (async (input: string | URL | Request, init?: RequestInit) => {
+    const res = await fetch(input, init);
+    if (res.status === 401 && !signedInElsewhere) await (signedInElsewhere = login(f.url));
+    return res;
+  }) as typeof fetch;
+  const a = hey(f.url, ["remote"], send);
+  expect(await a.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.expireAll(); // the token it holds runs out
+  expect(await a.call()).toContain("sign");
+  expect(signedInElsewhere).toBeDefined();
+  expect(a.states()).toEqual({ remote: "auth_required" });
+  // old code: the new token was held for the refused one, and the server waited for a sign-in the user had made
+  expect(await a.call()).toBe(`you sent: Bearer ${f.issued.at(-1)}`);
+  expect(a.states()).toEqual({ remote: "connected" });
+});
+
+test("the watch takes the token the refused attempt sent, not what is stored when the refusal is recorded", () => {
+  let file = { stamp: "1", token: "t1" };
+  const watch = watchSignIns({ stamp: () => file.stamp, read: () => ({ tokens: { access_token: file.token } }) });
+  const url = "https://x/mcp";
+  file = { stamp: "2", token: "t2" }; // another hey's new sign-in, stored before the refusal of t1 was recorded
+  watch.refused("a", url, "t1");
+  expect(watch.fresh("a", url)).toBe(true);
+  expect(watch.fresh("a", url)).toBe(false); // once
+  watch.refused("b", url, "t2"); // refused with what is stored: nothing new
+  expect(watch.fresh("b", url)).toBe(false);
+  watch.refused("c", url, undefined); // no token sent (the stored one past its expiry): the stored one is what it refused
+  expect(watch.fresh("c", url)).toBe(false);
 });

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { emptyUsage, newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { runLoop } from "../../src/kernel/loop.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
-import { fileSync, syncedFirst, syncsDone } from "../../src/sessions/background-sync.ts";
+import { fileSync, syncsDone } from "../../src/sessions/background-sync.ts";
+import { syncedFirst } from "../../src/sessions/synced-first.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
@@ -89,7 +90,7 @@ test("a step's request goes out while the session file's fsync is still running;
   expect(texts(w.path)).toEqual(["run the tool", "", "t done {}", "done"]);
 });
 
-/** a provider that counts the requests that went out, wrapped as wire.ts wraps every provider */
+/** a provider that counts the requests that went out, wrapped as agent.ts wraps every provider */
 function counted() {
   const sent = { count: 0 };
   const provider = syncedFirst({
@@ -236,4 +237,12 @@ test("hey's exit waits for a background fsync still running, so a failure it end
   await leaving;
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toContain("EIO");
+});
+
+test("one provider is one synced provider, and a synced one given again is kept: an agent given back its own provider (/reload, a return to a model) still knows it", () => {
+  const provider: Provider = { protocol: "openai", model: "m", async *stream() {} };
+  const synced = syncedFirst(provider);
+  expect(syncedFirst(provider)).toBe(synced);
+  expect(syncedFirst(synced)).toBe(synced);
+  expect(synced).toMatchObject({ protocol: "openai", model: "m" });
 });

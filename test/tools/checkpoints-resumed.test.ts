@@ -108,9 +108,28 @@ test("a hey started again undoes the earlier hey's turns, one turn each, after i
   expect(existsSync(s.file("new"))).toBe(false);
   expect(await next.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 }, undone: 3 });
   expect(readdirSync(next.outputs)).toEqual([RECORD_FILE]);
-  // and a third hey, the session's edits in its history, has the same nothing to undo
+  // and a third hey, the session's edits in its history, has the same nothing more to undo: not that no turn changed a file
   const edited: Message[] = [{ id: "m", role: "tool", toolName: "edit", toolCallId: "c", content: [] }];
-  expect(await s.hey(edited).store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
+  const third = await s.hey(edited).store.undo();
+  expect(third).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 }, undone: 3 });
+  expect(third.kind === "none" && notUndoneText(third, s.work)).toBe("nothing more to undo: the 3 turns that changed files are all undone already");
+});
+
+test("after a restart, what /undo says is left counts the turns an earlier hey undid too", async () => {
+  const s = session();
+  writeFileSync(s.file("a.txt"), "a\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.rewrite("a.txt", "A\n");
+  first.store.beginTurn();
+  await first.revise("a.txt", "A", "AA");
+  expect(await undone(first.store)).toMatchObject({ restored: [s.file("a.txt")], older: true });
+
+  const next = s.hey(); // `hey -c`: one turn left to undo, one undone already
+  expect(await undone(next.store)).toMatchObject({ restored: [s.file("a.txt")], older: false });
+  expect(s.read("a.txt")).toBe("a\n");
+  const none = await next.store.undo();
+  expect(none.kind === "none" && notUndoneText(none, s.work)).toBe("nothing more to undo: the 2 turns that changed files are all undone already");
 });
 
 test("after a restart the rules hold: a file changed since is left, a later turn's bash asks first, a file put back must be read before write_file replaces it", async () => {

@@ -86,13 +86,13 @@ test.each<[string, string, unknown]>([
 });
 
 test("an empty or missing record is an empty stack", () => {
-  expect(replayRecords("")).toEqual({ turns: [], lost: false });
-  expect(replayRecords("\n\n")).toEqual({ turns: [], lost: false });
+  expect(replayRecords("")).toEqual({ turns: [], lost: false, undone: 0 });
+  expect(replayRecords("\n\n")).toEqual({ turns: [], lost: false, undone: 0 });
 });
 
 test("a record begun after an earlier one was lost says so, whatever follows", () => {
   const record = recordLine({ type: "lost" }) + text + recordLine({ type: "undone", turn: "t1" });
-  expect(replayRecords(record)).toEqual({ turns: [], lost: true });
+  expect(replayRecords(record)).toMatchObject({ turns: [], lost: true });
   expect(replayRecords(text).lost).toBe(false);
 });
 
@@ -115,4 +115,17 @@ test("a turn's project is read back where it is a path; the folders /undo may re
   expect([made?.root, bare?.root, relative?.root]).toEqual(["/p", undefined, undefined]);
   const files = [{ path: "/p/new/deep/x.txt" }, { path: "/p/app.txt", copy: "undo-t1-1", copyHash: A }, { path: "/p/big/y.bin", skipped: "over 10 MB" }];
   expect(foldersOfCreated(["/p/new/deep", "/p/new", "/p/newer", "/home/u/empty", "/p/big", "/p/new/deep/x.txt"], files)).toEqual(["/p/new/deep", "/p/new"]);
+});
+
+test("the turns that changed files an /undo of any earlier hey undid are counted; turns it passed over that changed none are not", () => {
+  const quiet: UndoRecord[] = [
+    { type: "turn", turn: "t3" },
+    { type: "bash", turn: "t3" },
+  ];
+  const both = text + quiet.map(recordLine).join("");
+  expect(replayRecords(both).undone).toBe(0);
+  // the /undo that undid t2 passed over t3 (no file changed), the next one undid t1
+  const undone = both + recordLine({ type: "undone", turn: "t2" }) + recordLine({ type: "undone", turn: "t1" });
+  expect(replayRecords(undone)).toEqual({ turns: [], lost: false, undone: 2 });
+  expect(replayRecords(both + recordLine({ type: "undone", turn: "t3" })).undone).toBe(0);
 });
