@@ -14,6 +14,7 @@ import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
 import { unrunnableTools } from "./unrunnable-tools.ts";
+import { goneLayer, RECORD_LOST } from "./vanished.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
@@ -173,6 +174,8 @@ interface LoadOptions {
    * then every file is taken as it is, and recorded.
    */
   approvals: Approvals | undefined;
+  /** `approvals` stands in for a record that was removed (trust/approve.ts ApprovalState.lost): a file it lacks is approved in nothing */
+  recordLost?: boolean;
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
   /**
@@ -220,13 +223,21 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   for (const [path, required, role] of files) {
     try {
       const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required, written: opts.written });
-      if (!layer) continue;
       const project = path === projectConfig || path === projectMcpJson;
+      if (!layer) {
+        // a file that is gone took its lists with it: those the user approved apply until the user says yes
+        const gone =
+          opts.approvals && path !== projectMcpJson && role !== "replacing" ? goneLayer(path, recordedFor(opts.approvals, path), role, project) : undefined;
+        if (gone) layers.push(gone);
+        continue;
+      }
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it) — unless the agent named
       // it, or it is the user's or a project's file by another name (its own record, or none, counts);
       // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it
-      const recorded = opts.approvals && recordedOf(opts.approvals, layer);
+      // the record removed since hey last ran: a user or project file is approved in nothing, its allow list neither
+      const lost = opts.recordLost && guardedFiles.has(recordKey(path)) ? RECORD_LOST : undefined;
+      const recorded = opts.approvals && (recordedOf(opts.approvals, layer) ?? lost);
       const adopted = !opts.approvals || (role === "replacing" && !recorded && !opts.agent && !guardedFiles.has(recordKey(path)));
       const shown = project ? opts.projectApproved?.find((f) => f.source === path) : undefined;
       const approved: Guarded | undefined | "current" = adopted ? "current" : shown ? guardedOf(shown.data) : recorded;
@@ -346,9 +357,10 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     ...(deny ? { projectDeny: deny } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),
+    // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one
+    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: false }),
     vet: (written, approvals) =>
-      found(reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
+      found(reloadConfig({ ...opts, approvals, written, recordLost: false, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),
