@@ -14,9 +14,8 @@ import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
 import { unrunnableTools } from "./unrunnable-tools.ts";
-import { goneLayer, RECORD_LOST } from "./vanished.ts";
+import { denyApproved, denyEntries, goneLayer, RECORD_LOST, withRecordedRest } from "./vanished.ts";
 import { isTable, type Table } from "./table.ts";
-import { readEntry } from "../permission/entries.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -224,13 +223,11 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
     try {
       const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required, written: opts.written });
       const project = path === projectConfig || path === projectMcpJson;
-      if (!layer) {
-        // a file that is gone took its lists with it: those the user approved apply until the user says yes
-        const gone =
-          opts.approvals && path !== projectMcpJson && role !== "replacing" ? goneLayer(path, recordedFor(opts.approvals, path), role, project) : undefined;
-        if (gone) layers.push(gone);
-        continue;
-      }
+      // a file that is gone took its lists with it: those the user approved apply until the user says yes
+      const gone =
+        !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, recordedFor(opts.approvals, path), role, project);
+      if (gone) layers.push(gone);
+      if (!layer) continue;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it) — unless the agent named
       // it, or it is the user's or a project's file by another name (its own record, or none, counts);
@@ -249,7 +246,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
-  const narrowing = opts.trustProject ? undefined : projectDenyLayer(projectConfig);
+  const narrowing = opts.trustProject ? undefined : projectDenyLayer(projectConfig, opts.approvals);
   if (narrowing) layers.splice(layers[0]?.source === userConfig ? 1 : 0, 0, narrowing); // where the trusted file would be
   return layers;
 }
@@ -270,23 +267,24 @@ const recordedOf = (approvals: Approvals, layer: ConfigLayer) =>
   recordedFor(approvals, layer.source, () => guardedOf(checkLayer(layer.source, layer.data, layer.locate ?? layer.text).data));
 
 /**
- * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its `[permission]
- * deny` entries that are rules, and nothing else (README "A project narrows your lists, never
- * widens them"; in CI no one is there to trust the project, and its `deny = ["bash: git push *"]`
- * should hold). Undefined when it has none, or cannot be read or parsed: the file is not loaded,
- * as the trust notice says, and a broken file in a cloned repository never stops hey.
+ * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its deny entries that
+ * are rules (vanished.ts denyEntries), weighed against those the record holds of it, so one removed
+ * (the file edited, broken or gone) applies until the user says yes. Undefined when neither has any:
+ * a broken file in a cloned repository never stops hey.
  */
-function projectDenyLayer(path: string): ConfigLayer | undefined {
+function projectDenyLayer(path: string, approvals: Approvals | undefined): ConfigLayer | undefined {
   let layer: ConfigLayer | undefined;
+  let broken = false;
   try {
     layer = loadLayer(path, { required: false });
   } catch {
-    return undefined;
+    broken = true;
   }
-  const permission = layer?.data.permission;
-  const written = isTable(permission) && Array.isArray(permission.deny) ? permission.deny : [];
-  const deny = written.filter((e): e is string => typeof e === "string" && !("error" in readEntry(e, "deny")));
-  return deny.length > 0 ? { source: path, data: { permission: { deny } }, project: true } : undefined;
+  const approved = approvals ? denyApproved(recordedFor(approvals, path)) : "current";
+  const deny = layer ? denyEntries(layer.data) : [];
+  if (deny.length === 0 && (approved === "current" || !approved.deny?.length)) return undefined;
+  const data = deny.length > 0 ? { permission: { deny } } : {};
+  return { source: path, data, project: true, ...(layer || broken ? {} : { gone: true as const }), guard: { approved, role: "narrowing" } };
 }
 
 /** What to do when the user's config directory cannot be entered. */
@@ -349,13 +347,15 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   // anchored at the project as the settings' deny list holds them (config/resolve.ts), so run.ts can tell them apart
   const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
+  const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, recordedFor(opts.approvals, project)) };
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
     warnings: [...read, ...warnings, ...unrunnableTools(settings, layers)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
-    guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
+    // only an untrusted project's deny entries were weighed: the rest of its record stays as it was
+    guards: guards.map((g) => ({ ...g, key: recordKey(g.source), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one
     reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: false }),

@@ -3,7 +3,7 @@
 // line; an approvals record removed while hey's sessions remain is no first run, so a config the
 // agent wrote meanwhile is not used. A true first run stays silent. One-shot runs of dist/hey.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -30,6 +30,19 @@ test("a deleted user config's approved deny list still holds: rm is refused, and
   expect(r.stderr).toContain(`${userConfig()} is gone; the lists you approved there still apply; run hey at a terminal to drop them`);
   expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
   expect(existsSync(victim())).toBe(true);
+});
+
+test("a deleted project .hey/config.toml's deny list still holds, trusted or not: curl is refused, and the run says why", async () => {
+  scripted.userConfig("");
+  const projectFile = join(scripted.project.path, ".hey", "config.toml");
+  mkdirSync(join(projectFile, ".."));
+  writeFileSync(projectFile, '[permission]\ndeny = ["bash: curl *"]\n');
+  expect((await hey(["-p", "hi"])).code).toBe(0); // untrusted: its deny entries apply, and are recorded
+  rmSync(join(projectFile, ".."), { recursive: true }); // as `git clean -fdx` at the project's root does
+  scripted.calls = [["bash", { command: `curl -s ${scripted.model.baseUrl}` }]];
+  const r = await hey(["-p", "fetch it"]);
+  expect(r.stderr).toContain(`${join(realpathSync(scripted.project.path), ".hey", "config.toml")} is gone; the lists you approved there still apply`);
+  expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
 });
 
 test("a deleted approvals record, with sessions left, is no first run: a config the agent wrote meanwhile is not used", async () => {
