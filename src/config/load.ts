@@ -3,7 +3,7 @@
 import type TOMLModule from "@iarna/toml";
 import { redefinedReason } from "./toml-reason.ts";
 import { accessSync, constants, existsSync, realpathSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { isDevNull, readHeadText } from "../fs/read-head.ts";
@@ -223,16 +223,15 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
     try {
       const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required, written: opts.written });
       const project = path === projectConfig || path === projectMcpJson;
-      // a file that is gone took its lists with it: those the user approved apply until the user says yes
+      // a file that is gone took its lists with it: those the user approved of it (not of a main checkout's) apply until a yes
       const gone =
-        !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, recordedFor(opts.approvals, path), role, project);
+        !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, opts.approvals.configs[recordKey(path)], role, project);
       if (gone) layers.push(gone);
       if (!layer) continue;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it) — unless the agent named
       // it, or it is the user's or a project's file by another name (its own record, or none, counts);
-      // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it
-      // the record removed since hey last ran: a user or project file is approved in nothing, its allow list neither
+      // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it; after the record was removed (RECORD_LOST), not even its allow list
       const lost = opts.recordLost && guardedFiles.has(recordKey(path)) ? RECORD_LOST : undefined;
       const recorded = opts.approvals && (recordedOf(opts.approvals, layer) ?? lost);
       const adopted = !opts.approvals || (role === "replacing" && !recorded && !opts.agent && !guardedFiles.has(recordKey(path)));
@@ -280,7 +279,7 @@ function projectDenyLayer(path: string, approvals: Approvals | undefined): Confi
   } catch {
     broken = true;
   }
-  const approved = approvals ? denyApproved(recordedFor(approvals, path)) : "current";
+  const approved = approvals ? denyApproved(approvals.configs[recordKey(path)]) : "current";
   const deny = layer ? denyEntries(layer.data) : [];
   if (deny.length === 0 && (approved === "current" || !approved.deny?.length)) return undefined;
   const data = deny.length > 0 ? { permission: { deny } } : {};
@@ -309,7 +308,8 @@ export function recordKey(path: string): string {
   try {
     return realpathSync(path);
   } catch {
-    return path;
+    // gone: its folder's real path and its name, as the key was made while it was there
+    return dirname(path) === path ? path : join(recordKey(dirname(path)), basename(path));
   }
 }
 
@@ -347,14 +347,14 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   // anchored at the project as the settings' deny list holds them (config/resolve.ts), so run.ts can tell them apart
   const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
-  const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, recordedFor(opts.approvals, project)) };
+  // only an untrusted project's deny entries were weighed (projectDenyLayer): the rest of its record stays as it was
+  const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, opts.approvals.configs[recordKey(project)]) };
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
     warnings: [...read, ...warnings, ...unrunnableTools(settings, layers)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
-    // only an untrusted project's deny entries were weighed: the rest of its record stays as it was
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one

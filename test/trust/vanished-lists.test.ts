@@ -3,7 +3,7 @@
 // approvals record that is gone while hey's sessions remain approves nothing, not even an allow
 // list. A true first run (no hey state) still takes every file as it is.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ALLOWS_NOTHING } from "../../src/permission/rules.ts";
 import { beginConfig } from "../../src/trust/start.ts";
@@ -104,6 +104,16 @@ test("an untrusted project's deny entries are recorded: removed from its file, o
   const gone = await start();
   expect(gone.permission.deny.some((e) => e.includes("bash: curl *"))).toBe(true);
   expect(gone.said).toContain(`${here.projectConfig} is gone; the lists you approved there still apply; run hey at a terminal to drop them`);
+});
+
+test("a project reached through a link finds its gone file's record, kept under the real path", async () => {
+  const real = here.root;
+  writeRecord({ [join(real, ".hey", "config.toml")]: { mcp: {}, deny: ["bash: curl *"], endpoints: {}, vars: [] } });
+  const link = join(realpathSync(tmp.path), "link");
+  symlinkSync(real, link);
+  ({ env, here } = configInputs(env, link));
+  const run = await start();
+  expect(run.permission.deny.some((e) => e.includes("bash: curl *"))).toBe(true);
 });
 
 test("a record that holds no list for a gone file changes nothing and says nothing", async () => {
