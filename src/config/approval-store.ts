@@ -1,5 +1,6 @@
 // The approvals record on disk (config/approvals.ts): read and written by hey alone, atomically,
 // private (0600 in a 0700 directory), never through a link, one hey at a time (fs/file-lock.ts).
+import { readdirSync } from "node:fs";
 import { readOwnFile } from "../fs/own-files.ts";
 import { emptyApprovals, formatApprovals, parseApprovals, type Approvals } from "./approvals.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -61,4 +62,19 @@ export async function updateApprovals(file: string, update: (a: Approvals) => Ap
     },
     { private: true },
   );
+}
+
+/**
+ * The first of `places` (hey's sessions, its commands' outputs: written only once a model answered,
+ * when the first record is written too) that holds anything, or undefined: with none of them, a
+ * missing record is hey's first run; with one, the record was removed.
+ */
+export function earlierRunTrace(places: readonly string[]): string | undefined {
+  return places.find((dir) => {
+    try {
+      return readdirSync(dir).length > 0;
+    } catch {
+      return false; // not there, or not a directory: no trace
+    }
+  });
 }

@@ -3,7 +3,7 @@
 import type TOMLModule from "@iarna/toml";
 import { redefinedReason } from "./toml-reason.ts";
 import { accessSync, constants, existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { isDevNull, readHeadText } from "../fs/read-head.ts";
@@ -15,8 +15,8 @@ import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
 import { unrunnableTools } from "./unrunnable-tools.ts";
+import { denyApproved, denyEntries, goneLayer, RECORD_LOST, withRecordedRest } from "./vanished.ts";
 import { isTable, type Table } from "./table.ts";
-import { readEntry } from "../permission/entries.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -174,6 +174,8 @@ interface LoadOptions {
    * then every file is taken as it is, and recorded.
    */
   approvals: Approvals | undefined;
+  /** `approvals` stands in for a record that was removed (trust/approve.ts ApprovalState.lost): a file it lacks is approved in nothing */
+  recordLost?: boolean;
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
   /**
@@ -221,13 +223,18 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   for (const [path, required, role] of files) {
     try {
       const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required, written: opts.written });
-      if (!layer) continue;
       const project = path === projectConfig || path === projectMcpJson;
+      // a file that is gone took its lists with it: those the user approved of it (not of a main checkout's) apply until a yes
+      const gone =
+        !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, opts.approvals.configs[recordKey(path)], role, project);
+      if (gone) layers.push(gone);
+      if (!layer) continue;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it) — unless the agent named
       // it, or it is the user's or a project's file by another name (its own record, or none, counts);
-      // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it
-      const recorded = opts.approvals && recordedOf(opts.approvals, layer);
+      // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it; after the record was removed (RECORD_LOST), not even its allow list
+      const lost = opts.recordLost && guardedFiles.has(recordKey(path)) ? RECORD_LOST : undefined;
+      const recorded = opts.approvals && (recordedOf(opts.approvals, layer) ?? lost);
       const adopted = !opts.approvals || (role === "replacing" && !recorded && !opts.agent && !guardedFiles.has(recordKey(path)));
       const shown = project ? opts.projectApproved?.find((f) => f.source === path) : undefined;
       const approved: Guarded | undefined | "current" = adopted ? "current" : shown ? guardedOf(shown.data) : recorded;
@@ -239,7 +246,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
-  const narrowing = opts.trustProject ? undefined : projectDenyLayer(projectConfig);
+  const narrowing = opts.trustProject ? undefined : projectDenyLayer(projectConfig, opts.approvals);
   if (narrowing) layers.splice(layers[0]?.source === userConfig ? 1 : 0, 0, narrowing); // where the trusted file would be
   return layers;
 }
@@ -260,23 +267,24 @@ const recordedOf = (approvals: Approvals, layer: ConfigLayer) =>
   recordedFor(approvals, layer.source, () => guardedOf(checkLayer(layer.source, layer.data, layer.locate ?? layer.text).data));
 
 /**
- * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its `[permission]
- * deny` entries that are rules, and nothing else (README "A project narrows your lists, never
- * widens them"; in CI no one is there to trust the project, and its `deny = ["bash: git push *"]`
- * should hold). Undefined when it has none, or cannot be read or parsed: the file is not loaded,
- * as the trust notice says, and a broken file in a cloned repository never stops hey.
+ * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its deny entries that
+ * are rules (vanished.ts denyEntries), weighed against those the record holds of it, so one removed
+ * (the file edited, broken or gone) applies until the user says yes. Undefined when neither has any:
+ * a broken file in a cloned repository never stops hey.
  */
-function projectDenyLayer(path: string): ConfigLayer | undefined {
+function projectDenyLayer(path: string, approvals: Approvals | undefined): ConfigLayer | undefined {
   let layer: ConfigLayer | undefined;
+  let broken = false;
   try {
     layer = loadLayer(path, { required: false });
   } catch {
-    return undefined;
+    broken = true;
   }
-  const permission = layer?.data.permission;
-  const written = isTable(permission) && Array.isArray(permission.deny) ? permission.deny : [];
-  const deny = written.filter((e): e is string => typeof e === "string" && !("error" in readEntry(e, "deny")));
-  return deny.length > 0 ? { source: path, data: { permission: { deny } }, project: true } : undefined;
+  const approved = approvals ? denyApproved(approvals.configs[recordKey(path)]) : "current";
+  const deny = layer ? denyEntries(layer.data) : [];
+  if (deny.length === 0 && (approved === "current" || !approved.deny?.length)) return undefined;
+  const data = deny.length > 0 ? { permission: { deny } } : {};
+  return { source: path, data, project: true, ...(layer || broken ? {} : { gone: true as const }), guard: { approved, role: "narrowing" } };
 }
 
 /** What to do when the user's config directory cannot be entered. */
@@ -301,7 +309,8 @@ export function recordKey(path: string): string {
   try {
     return realPathAt(path); // shared while hey starts: the approvals and the trust notice ask it of each file (fs/root-probe.ts)
   } catch {
-    return path;
+    // gone: its folder's real path and its name, as the key was made while it was there
+    return dirname(path) === path ? path : join(recordKey(dirname(path)), basename(path));
   }
 }
 
@@ -339,17 +348,20 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   // anchored at the project as the settings' deny list holds them (config/resolve.ts), so run.ts can tell them apart
   const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
+  // only an untrusted project's deny entries were weighed (projectDenyLayer): the rest of its record stays as it was
+  const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, opts.approvals.configs[recordKey(project)]) };
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
     warnings: [...read, ...warnings, ...unrunnableTools(settings, layers)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
-    guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
+    guards: guards.map((g) => ({ ...g, key: recordKey(g.source), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),
+    // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one
+    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: false }),
     vet: (written, approvals) =>
-      found(reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
+      found(reloadConfig({ ...opts, approvals, written, recordLost: false, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),

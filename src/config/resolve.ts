@@ -74,6 +74,8 @@ export interface LayerGuard {
   widenings: string[];
   /** servers whose approved table changed, the change left out (config/guard.ts Guard.kept) */
   kept: string[];
+  /** the file is gone (ConfigLayer.gone): its widenings are the lists it no longer sets */
+  gone?: true;
 }
 
 /** `providers` with the base_url of each of `names` taken out. */
@@ -133,7 +135,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
       const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
       const widenings = guard.widenings.filter((w) => !aboutServers(w, replaced));
-      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings, kept: guard.kept.filter((n) => !replaced?.has(n)) });
+      const kept = guard.kept.filter((n) => !replaced?.has(n));
+      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings, kept, ...(layer.gone ? { gone: true as const } : {}) });
       data = guard.data;
       // a base_url not approved over one a file before it sets: that one stands, as for a moved one
       const below = isTable(merged.provider) ? merged.provider : {};

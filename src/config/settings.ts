@@ -65,6 +65,8 @@ export interface ConfigLayer {
    * adopted on hey's first run). No guard: the file is used as it is and not recorded (--approve).
    */
   guard?: { approved: Guarded | undefined | "current"; role: LayerRole };
+  /** the file is not there (config/vanished.ts): it holds nothing, and the lists approved of it apply until the user says yes */
+  gone?: true;
 }
 
 /**

@@ -3,12 +3,12 @@
 // is shown and asked about in the REPL; a one-shot run never asks and uses the approved values,
 // saying so. What is used is then recorded in the approvals record, so a change the user did not
 // approve is found again next time, whoever wrote it.
-import { readApprovalsForRun, updateApprovals } from "../config/approval-store.ts";
+import { earlierRunTrace, readApprovalsForRun, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
 import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
-import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
+import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, readAnswer, type Widening } from "./policy.ts";
 import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -26,11 +26,25 @@ export interface ApprovalState {
    * ran only a command — so such a run does not use up "the first run"; "answered" once it did
    */
   owed?: { write(): Promise<void> } | "answered";
+  /**
+   * no record, though hey ran here before (a session, a command's output): the record was removed,
+   * and `record` stands in for it empty. This is no first run: nothing is taken as approved
+   * (config/vanished.ts RECORD_LOST), and the record is written whatever this run uses.
+   */
+  lost?: true;
 }
 
-/** Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten when hey records next. */
-export function readApprovalState(file: string, warn: (message: string) => void): ApprovalState {
-  return { record: readApprovalsForRun(file, warn), file };
+/**
+ * Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten
+ * when hey records next. None while one of `traces` shows hey ran before (approval-store.ts
+ * earlierRunTrace): the record was removed, which is said to `warn`.
+ */
+export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = []): ApprovalState {
+  const record = readApprovalsForRun(file, warn);
+  const trace = record === undefined ? earlierRunTrace(traces) : undefined;
+  if (trace === undefined) return { record, file };
+  warn(lostRecordNotice(file, trace));
+  return { record: emptyApprovals(), file, lost: true };
 }
 
 /**
@@ -49,7 +63,9 @@ export function rereadApprovals(state: ApprovalState, warn: (message: string) =>
  * server starts, so a server left out is no news) the changes to MCP servers are not counted.
  */
 export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
-  config.guards.map((g) => ({ file: g.source, lines: servers ? g.widenings : g.widenings.filter((l) => !aboutServer(l)) })).filter((w) => w.lines.length > 0);
+  config.guards
+    .map((g) => ({ file: g.source, lines: servers ? g.widenings : g.widenings.filter((l) => !aboutServer(l)), ...(g.gone ? { gone: true as const } : {}) }))
+    .filter((w) => w.lines.length > 0);
 
 /**
  * `config.settings`, with `network.pendingCa` naming a `[network] ca_file` that is left out for
@@ -102,7 +118,7 @@ export async function recordApprovals(
   const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
-  const changed = first || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
+  const changed = first || state.lost || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
   const trusted = first ? trustedIn(trustFile) : [];
   // a file another session recorded since this one read the record keeps that entry, unless this

@@ -165,6 +165,8 @@ export function unconfirmedTrustNotice(project: string, trustFile: string, inter
 export interface Widening {
   file: string;
   lines: string[];
+  /** the file is gone: `lines` are the lists it no longer sets (config/vanished.ts) */
+  gone?: true;
 }
 
 /**
@@ -173,7 +175,10 @@ export interface Widening {
  * the question does not say it could: the change may well be the user's own.
  */
 export function approvalQuestion(pending: readonly Widening[], agentWrites = true): string {
-  const files = pending.map((w) => `${visible(w.file)} would give the agent more than you approved:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`);
+  const files = pending.map(
+    (w) =>
+      `${visible(w.file)} ${w.gone ? "is gone: the lists you approved there would no longer apply" : "would give the agent more than you approved"}:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`,
+  );
   const them = pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "this change" : "these changes";
   const why = agentWrites
     ? `The agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks.`
@@ -189,21 +194,38 @@ const tableOnly = (line: string) => /^[+~-] \[(?:mcp|provider)\.[^\]]+\]/.exec(l
  * REPL's question was not answered yes.
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean, agentWrites = true): string[] {
+  const gone = pending.filter((w) => w.gone).map((w) => goneNotice(w.file, asked));
   // asked: named again, as /reload's note carries the line to the model, which never saw the question: by
   // name alone, as a server's command, env and URL and a provider's URL may hold credentials
   if (asked)
-    return pending.map(
-      (w) =>
-        `not used, not approved: ${visible(w.lines.map(tableOnly).join(", "))} in ${visible(w.file)}; the rest of the file is used (hey asks again at the next start or /reload)`,
+    return gone.concat(
+      pending
+        .filter((w) => !w.gone)
+        .map(
+          (w) =>
+            `not used, not approved: ${visible(w.lines.map(tableOnly).join(", "))} in ${visible(w.file)}; the rest of the file is used (hey asks again at the next start or /reload)`,
+        ),
     );
-  return pending.map((w) => {
-    // a base_url never approved has no approved value to use: its provider gets no request
-    const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";
-    // the record keeps only a fingerprint of a server's approved table: a changed one has no approved values to start with
-    const server = w.lines.some((l) => /^~ \[mcp\./.test(l)) ? "; a changed MCP server does not start until its change is approved" : "";
-    const writes = agentWrites ? ", and the agent can write that file" : "";
-    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved${writes}; the rest of the file is used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
-  });
+  const left = pending
+    .filter((w) => !w.gone)
+    .map((w) => {
+      // a base_url never approved has no approved value to use: its provider gets no request
+      const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";
+      // the record keeps only a fingerprint of a server's approved table: a changed one has no approved values to start with
+      const server = w.lines.some((l) => /^~ \[mcp\./.test(l)) ? "; a changed MCP server does not start until its change is approved" : "";
+      const writes = agentWrites ? ", and the agent can write that file" : "";
+      return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved${writes}; the rest of the file is used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
+    });
+  return gone.concat(left);
+}
+
+/** A config file that is gone, its approved lists kept (config/vanished.ts): one line. `asked`: the REPL's question was not answered yes. */
+const goneNotice = (file: string, asked: boolean) =>
+  `${visible(file)} is gone; the lists you approved there still apply; ${asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them"}`;
+
+/** No approvals record, though hey ran before (`trace` holds what it left): the record was removed, and nothing counts as approved. */
+export function lostRecordNotice(record: string, trace: string): string {
+  return `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed, so nothing in your config files counts as approved, and they let no tool call run, until you confirm them at hey's interactive prompt`;
 }
 
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */

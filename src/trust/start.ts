@@ -31,7 +31,8 @@ export async function beginConfig(
   flags: ConfigFlags,
   opts: { approve: boolean; configFile: string | undefined; ask?: (question: string) => Promise<string | undefined>; warn(message: string): void },
 ): Promise<Begun | "cancelled"> {
-  const approvals = readApprovalState(here.approvalsFile, opts.warn);
+  // a session or a command's output left by an earlier run: a missing record was removed, not never written
+  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir, here.outputsDir]);
   const { ask } = opts;
   const trust = await settleTrust({
     here,
@@ -51,6 +52,7 @@ export async function beginConfig(
       trustProject: trust.trusted,
       flags,
       approvals: approvals.record,
+      recordLost: approvals.lost,
       approveProject: opts.approve,
       agent: agentCommand(env) !== undefined,
       // a yes at the question, which listed what the project's files run, approves them as listed
