@@ -36,7 +36,7 @@ export interface ApprovalState {
 
 /**
  * Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten
- * when hey records next. None while one of `traces` shows hey ran before (approval-store.ts
+ * when hey records next. None while one of `traces` shows hey ran before (config/approval-store.ts
  * earlierRunTrace): the record was removed, which is said to `warn`.
  */
 export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = []): ApprovalState {
