@@ -49,7 +49,9 @@ export function reads(seg: Segment): boolean {
   const name = program(first.text);
   if (name === "find") return seg.words.every(decided) && !FIND_ACTS.test(seg.raw);
   if (name !== "git") return READERS.has(name);
-  const sub = seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
+  // past git's own options: `git -C ~/.config/hey status` reads
+  const at = readGit(seg.words)?.sub;
+  const sub = at !== undefined ? seg.words[at] : seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 

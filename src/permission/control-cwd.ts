@@ -23,9 +23,11 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   const sep = f === WINDOWS ? "\\" : "/";
   const within = (p: string, d: string) => fold(p).startsWith(fold(d.endsWith(sep) ? d : d + sep));
   const start = control.cwd === undefined ? undefined : f.normalize(control.cwd);
-  // the start directory and those above it (the project the user works in), but the home: `cd ~ && git checkout .` rewrites hey's config in a dotfiles repository
-  const home = control.home === undefined ? undefined : fold(f.normalize(control.home));
-  const starting = (d: string) => start !== undefined && (fold(d) === fold(start) || (within(start, d) && fold(d) !== home));
+  // the start directory and those above it (the project the user works in), but not the home or above it:
+  // `cd ~ && git checkout .` rewrites hey's config in a dotfiles repository, `--work-tree=/` all of it
+  const home = control.home === undefined ? undefined : f.normalize(control.home);
+  const homeOrAbove = (d: string) => home !== undefined && (fold(d) === fold(home) || within(home, d));
+  const starting = (d: string) => start !== undefined && (fold(d) === fold(start) || (within(start, d) && !homeOrAbove(d)));
   const controls = control.paths.map(f.normalize);
   const there = (c: string) => control.fileState?.(c) !== "none";
   const known = directories(segments, control, f);
@@ -36,7 +38,8 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
     const runtime = known ? undefined : unknownDirectory(segments, control, f);
     if (runtime) return { command: seg.raw, unknown: runtime };
-    for (const dir of runIn(seg, dirs, control, f)) {
+    // the last place a `cd` leads first: the refusal names where the command was meant to run
+    for (const dir of runIn(seg, dirs, control, f).reverse()) {
       if (typeof dir === "object") return { command: seg.raw, unknown: dir.unknown };
       for (const d of new Set([dir, resolved(dir)])) {
         const startHere = starting(d);
@@ -44,7 +47,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
         const below = controls.filter((c) => within(c, d) && (!startHere || there(c)));
         const file = below.find(there) ?? below[0];
         if (file === undefined) continue;
-        const holds = controls.some((c) => fold(c.slice(0, c.lastIndexOf(sep))) === fold(d));
+        const holds = fold(file.slice(0, file.lastIndexOf(sep)) || sep) === fold(d);
         return { command: seg.raw, change, dir: d, file, relation: holds ? "holds" : "above" };
       }
     }
