@@ -32,9 +32,7 @@ describe("a tree-changing command in a directory holding a control file, or abov
     ["cd ~/.config/hey && git checkout -f main", "git checkout -f main", CHANGES, "~/.config/hey", "which holds", config],
     ["pushd ~/.local && git stash --include-untracked", "git stash --include-untracked", DELETES, "~/.local", "a directory above", approvals],
     ["cd ~ && git clean -fdx", "git clean -fdx", DELETES, "~", "a directory above", config],
-    ["cd ~ && git checkout .", "git checkout .", CHANGES, "~", "a directory above", config],
-    ["git -C ~/.local/state stash -a", "git -C ~/.local/state stash -a", DELETES, "~/.local/state", "a directory above", approvals],
-    ["git -C ~/.local -C state clean -fdx", "git -C ~/.local -C state clean -fdx", DELETES, "~/.local/state", "a directory above", approvals],
+    ["cd ~ && git checkout -f main", "git checkout -f main", CHANGES, "~", "a directory above", config],
     ["git --work-tree=/ --git-dir=/tmp/evil/.git checkout -f .", "git --work-tree=/ --git-dir=/tmp/evil/.git checkout -f .", CHANGES, "/", "a directory above", config],
     ["cd ~/.config && tar -xf /tmp/evil.tar", "tar -xf /tmp/evil.tar", CHANGES, "~/.config", "a directory above", config],
     ["cd ~/.config/hey && unzip -o /tmp/evil.zip", "unzip -o /tmp/evil.zip", CHANGES, "~/.config/hey", "which holds", config],
@@ -85,3 +83,21 @@ test("git clean and git stash -u at a project root holding .hey/config.toml are 
     require("node:fs").rmSync(join(project, ".hey", "config.toml"));
   }
 });
+
+// the same programs naming the directory instead of running in it: before, only `mv` and `rm` of a directory above a control file were refused
+test.each([
+  ["git init -q ~/.local/state", "~/.local/state"],
+  ["cd ~ && git checkout .", "."],
+  ["git -C ~/.local/state stash -a", "~/.local/state"],
+  ["git -C ~/.local -C state clean -fdx", "~/.local"],
+  ["rsync -a --delete /tmp/empty/ ~/.local/state/", "~/.local/state/"],
+  ["tar -xf /tmp/evil.tar -C ~/.config", "~/.config"],
+  ["unzip -o /tmp/evil.zip -d ~", "~"],
+])("%s is refused", (command, word) =>
+  expect(check("bash", { command })).toBe(
+    `blocked by permission rules: \`${word}\` names hey's own configuration or trust file (a directory above it), which the agent may not change`,
+  ),
+);
+test.each(["rsync -a --delete build/ /tmp/out/", "tar -xf ~/src.tar -C /tmp/out", "git init -q ~/src/new"])("%s runs", (command) =>
+  expect(check("bash", { command })).toBeUndefined(),
+);
