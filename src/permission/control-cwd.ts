@@ -14,7 +14,9 @@ import type { Segment, Word } from "./shell-model.ts";
 import { gitDirectories, type TreeChange, treeChange } from "./tree-changes.ts";
 
 /** Why a segment may not run where it does: the segment, the directory, the control file and how they relate; `unknown`: the directory is known only at run time and could be one. */
-export type WorkingDirectory = { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above" } | { command: string; unknown: string };
+export type WorkingDirectory =
+  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above" }
+  | { command: string; unknown: string };
 
 /** The first segment that changes the tree of a directory holding a control file, or above one (see above), or undefined. */
 export function workingDirectory(segments: Segment[], control: ControlFiles): WorkingDirectory | undefined {
@@ -88,7 +90,8 @@ function unknownDirectory(segments: Segment[], control: ControlFiles, f: Flavour
     if (!operand || decided(operand)) continue;
     const last = lastComponent(runtimeGlob(operand.raw));
     // a last name all run-time (`cd "$D"`) could be anything, as any word could: only one whose written part could be one's counts
-    if (/^\.{0,2}$/.test(last) || (/[^\0]/.test(last) && [...names].some((n) => matchesName(last, n)))) return `\`${operand.raw}\` is a directory known only at run time`;
+    if (/^\.{0,2}$/.test(last) || (/[^\0]/.test(last) && [...names].some((n) => matchesName(last, n))))
+      return `\`${operand.raw}\` is a directory known only at run time`;
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
 // The directory it runs in now counts as the file it names; git's reading commands run anywhere,
 // and git in the project keeps working.
 import { afterAll, describe, expect, test } from "bun:test";
-import { realpathSync, writeFileSync } from "node:fs";
+import { realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -24,7 +24,14 @@ const approvals = "~/.local/state/hey/approvals.json";
 
 describe("a tree-changing command in a directory holding a control file, or above one, is refused", () => {
   test.each([
-    ["cd ~/.config/hey && git init -q && git fetch -q /tmp/evil && git reset -q --hard FETCH_HEAD", "git init -q", CHANGES, "~/.config/hey", "which holds", config],
+    [
+      "cd ~/.config/hey && git init -q && git fetch -q /tmp/evil && git reset -q --hard FETCH_HEAD",
+      "git init -q",
+      CHANGES,
+      "~/.config/hey",
+      "which holds",
+      config,
+    ],
     ["cd ~/.local/state && git stash -uq", "git stash -uq", DELETES, "~/.local/state", "a directory above", approvals],
     ["cd ~/.config && git clean -fdxq", "git clean -fdxq", DELETES, "~/.config", "a directory above", config],
     ["cd ~/.local/state/hey && git init -q", "git init -q", CHANGES, "~/.local/state/hey", "which holds", approvals],
@@ -33,7 +40,14 @@ describe("a tree-changing command in a directory holding a control file, or abov
     ["pushd ~/.local && git stash --include-untracked", "git stash --include-untracked", DELETES, "~/.local", "a directory above", approvals],
     ["cd ~ && git clean -fdx", "git clean -fdx", DELETES, "~", "a directory above", config],
     ["cd ~ && git checkout -f main", "git checkout -f main", CHANGES, "~", "a directory above", config],
-    ["git --work-tree=/ --git-dir=/tmp/evil/.git checkout -f .", "git --work-tree=/ --git-dir=/tmp/evil/.git checkout -f .", CHANGES, "/", "a directory above", config],
+    [
+      "git --work-tree=/ --git-dir=/tmp/evil/.git checkout -f .",
+      "git --work-tree=/ --git-dir=/tmp/evil/.git checkout -f .",
+      CHANGES,
+      "/",
+      "a directory above",
+      config,
+    ],
     ["cd ~/.config && tar -xf /tmp/evil.tar", "tar -xf /tmp/evil.tar", CHANGES, "~/.config", "a directory above", config],
     ["cd ~/.config/hey && unzip -o /tmp/evil.zip", "unzip -o /tmp/evil.zip", CHANGES, "~/.config/hey", "which holds", config],
   ])("%s", (command, seg, verb, dir, where, file) => expect(check("bash", { command })).toBe(refusal(seg, verb, dir, where, file)));
@@ -73,14 +87,11 @@ test("git clean and git stash -u at a project root holding .hey/config.toml are 
     const file = join(project, ".hey", "config.toml");
     expect(check("bash", { command: "git clean -fdxq" })).toBe(refusal("git clean -fdxq", DELETES, project, "a directory above", file));
     expect(check("bash", { command: "git stash -u" })).toBe(refusal("git stash -u", DELETES, project, "a directory above", file));
-    expect(check("bash", { command: "cd .hey && git clean -fdx" })).toBe(
-      refusal("git clean -fdx", DELETES, join(project, ".hey"), "which holds", file),
-    );
+    expect(check("bash", { command: "cd .hey && git clean -fdx" })).toBe(refusal("git clean -fdx", DELETES, join(project, ".hey"), "which holds", file));
     for (const command of ["git checkout main", "git pull", "git reset --hard origin/main", "git status", "git clean -n", "git stash"])
       expect(check("bash", { command })).toBeUndefined();
   } finally {
-    writeFileSync(join(project, ".hey", "config.toml"), "");
-    require("node:fs").rmSync(join(project, ".hey", "config.toml"));
+    rmSync(join(project, ".hey", "config.toml"));
   }
 });
 
