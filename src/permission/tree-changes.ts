@@ -23,8 +23,16 @@ const GIT_WRITERS = new Set(
     "submodule,switch,worktree"
   ).split(","),
 );
-/** `git stash`'s subcommands that touch no file of the work tree. */
-const STASH_READS = new Set(["list", "show", "create", "store", "drop", "clear"]);
+/** The actions of those (and of `git stash`) that touch no file of the work tree: `git worktree list`, `git stash show`. */
+const ACTIONS_READING: Record<string, string[]> = {
+  stash: ["list", "show", "create", "store", "drop", "clear"],
+  worktree: ["list", "lock", "unlock", "repair"],
+  submodule: ["status", "summary"],
+  bisect: ["log", "visualize", "view", "terms"],
+  "sparse-checkout": ["list"],
+};
+/** Options after which `git apply` and `git restore` write nothing in the work tree (`--stat`, `--staged` alone). */
+const INDEX_ONLY: Record<string, RegExp> = { apply: /^--(check|stat|numstat|summary|cached)$/, restore: /^(--staged|-S)$/ };
 
 /** Whether a word is the option `long`, or a cluster of short options holding `short` (`-fdx` holds `x`). */
 const option = (w: string, short: string, long: string) => w === long || (new RegExp(`^-[a-zA-Z]*${short}`).test(w) && !w.startsWith("--"));
@@ -56,15 +64,18 @@ function gitChange(words: Word[]): TreeChange | undefined {
   switch (sub.text) {
     case "clean":
       return rest.some((t) => option(t, "n", "--dry-run")) ? undefined : "deletes";
-    case "stash": {
-      const action = rest.find((t) => !t.startsWith("-")) ?? "push";
-      if (STASH_READS.has(action)) return undefined;
+    case "stash":
+      if (ACTIONS_READING.stash!.includes(rest.find((t) => !t.startsWith("-")) ?? "push")) return undefined;
       return rest.some((t) => option(t, "u", "--include-untracked") || option(t, "a", "--all") || t === "*") ? "deletes" : "writes";
-    }
     case "reset":
       return rest.some((t) => ["--hard", "--merge", "--keep", "*"].includes(t)) ? "writes" : undefined;
   }
-  if (GIT_WRITERS.has(sub.text)) return "writes";
+  if (GIT_WRITERS.has(sub.text)) {
+    const action = rest.find((t) => !t.startsWith("-"));
+    if (action !== undefined && ACTIONS_READING[sub.text]?.includes(action)) return undefined;
+    const only = INDEX_ONLY[sub.text];
+    return only && rest.some((t) => only.test(t)) && !rest.some((t) => /^(--worktree|-W|--index|\*)$/.test(t)) ? undefined : "writes";
+  }
   // an alias set on the command line (`-c alias.c='clean -fdx' c`) is any subcommand; one from a config file is judged by its name, a git-NAME program as any program
   if (!GIT_COMMANDS.has(sub.text)) return read.unsure ? "deletes" : "writes";
   return undefined;

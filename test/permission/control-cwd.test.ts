@@ -64,6 +64,8 @@ describe("git's reading commands anywhere, and git in the project, still run", (
     "cd ~/.config && git diff",
     "git -C ~/.local/state/hey status",
     "cd ~/.config/hey && git stash list",
+    "cd ~ && git worktree list && git submodule status && git bisect log",
+    "cd ~ && git apply --stat /tmp/x.diff && git restore --staged .",
     "cd ~/.config && git clean -n",
     "cd ~ && git reset HEAD~1",
     "git init -q",
