@@ -19,6 +19,7 @@ import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, m
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { treeChange } from "./tree-changes.ts";
 
 /** Programs that only read the files they name (none of their options writes one). */
 const READERS = new Set(
@@ -49,7 +50,9 @@ export function reads(seg: Segment): boolean {
   const name = program(first.text);
   if (name === "find") return seg.words.every(decided) && !FIND_ACTS.test(seg.raw);
   if (name !== "git") return READERS.has(name);
-  const sub = seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
+  // past git's own options: `git -C ~/.config/hey status` reads
+  const at = readGit(seg.words)?.sub;
+  const sub = at !== undefined ? seg.words[at] : seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
@@ -62,7 +65,7 @@ const REMOVERS = new Set(["rm", "remove-item", "ri", "del", "erase", "rd", "rmdi
 
 /**
  * Whether the segment's program moves or deletes what it names: a mover, find with an action (a
- * reader otherwise), `rsync --remove-source-files`, `gio trash|remove|move`, `git rm|mv`.
+ * reader otherwise), `rsync --remove-source-files` or `--delete`, `gio trash|remove|move`, `git rm|mv`, a tree changer.
  */
 function moves(seg: Segment): boolean {
   const first = seg.words[0];
@@ -70,10 +73,12 @@ function moves(seg: Segment): boolean {
   const name = program(first.text);
   const texts = seg.words.slice(1).map((w) => (decided(w) ? w.text : "*"));
   if (name === "find") return true;
-  if (name === "rsync") return texts.some((t) => /^--remove-(source|sent)-files$/.test(t) || t === "*");
+  // `--delete` empties what the destination holds that the source does not: `rsync -a --delete empty/ ~/.local/state/`
+  if (name === "rsync") return texts.some((t) => /^--remove-(source|sent)-files$/.test(t) || /^--del(ete(-[a-z]+)?)?$/.test(t) || t === "*");
   if (name === "gio") return ["trash", "remove", "rm", "move", "mv", "*"].includes(texts[0] ?? "");
-  if (name === "git") return ["rm", "mv", "*"].includes(texts.find((t) => !t.startsWith("-")) ?? "");
-  return MOVERS.has(name);
+  // and what changes the tree of a directory it names as it would the one it runs in (tree-changes.ts): `git init ~/.local/state`, `tar -xf x.tar -C ~/.config`
+  if (name === "git") return ["rm", "mv", "*"].includes(texts.find((t) => !t.startsWith("-")) ?? "") || treeChange(seg) !== undefined;
+  return MOVERS.has(name) || treeChange(seg) !== undefined;
 }
 
 const lastName = (path: string) => path.split(/[\\/]/).filter(Boolean).pop() ?? "";
