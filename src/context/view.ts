@@ -148,7 +148,7 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
   const earlier = results.length > 0 ? [...results, ...history] : history;
   const restored = restoreStubs(purged.messages, earlier);
   const called = cutLargeCalls(restored.messages, policy.budgetTokens);
-  const handled = policy.compressTool ? addHandles(called.messages, facts.handles) : called.messages;
+  const handled = policy.compressTool ? addHandles(called.messages, facts.handle) : called.messages;
   const budget = {
     budgetTokens: policy.budgetTokens,
     fixedTokens: input.fixedTokens,
