@@ -28,7 +28,7 @@ export const isTurn = (m: Message) => m.role === "assistant" && !cutBeforeAnswer
 
 /** The messages read so far, by position, and what they add up to. Positions only ever grow or are cut back from the end. */
 interface Ledger {
-  seen: { m: Message; id: string; role: Message["role"]; turn: boolean }[];
+  seen: { m: Message; id: string; role: Message["role"]; turn: boolean; suffix: string }[];
   /** positions of turns, ascending */
   turnAt: number[];
   /** positions of user messages, ascending */
@@ -80,14 +80,14 @@ function update(ledger: Ledger, history: readonly Message[]): void {
 function add(ledger: Ledger, m: Message): void {
   const at = ledger.seen.length;
   const turn = isTurn(m);
-  ledger.seen.push({ m, id: m.id, role: m.role, turn });
+  const suffix = m.id.slice(-HANDLE_LENGTH);
+  ledger.seen.push({ m, id: m.id, role: m.role, turn, suffix });
   if (turn) {
     if (!ledger.ordinal.has(m.id)) ledger.ordinal.set(m.id, ledger.turnAt.length);
     ledger.turnAt.push(at);
   }
   if (m.role === "user") ledger.userAt.push(at);
   if (m.role === "tool" && !ledger.toolAt.has(m.id)) ledger.toolAt.set(m.id, at);
-  const suffix = m.id.slice(-HANDLE_LENGTH);
   const positions = ledger.suffixAt.get(suffix);
   if (positions) positions.push(at);
   else ledger.suffixAt.set(suffix, [at]);
@@ -96,14 +96,13 @@ function add(ledger: Ledger, m: Message): void {
 /** Takes back what the last message read added. */
 function drop(ledger: Ledger): void {
   const at = ledger.seen.length - 1;
-  const { id, role, turn } = ledger.seen.pop()!;
+  const { id, role, turn, suffix } = ledger.seen.pop()!;
   if (turn) {
     ledger.turnAt.pop();
     if (ledger.ordinal.get(id) === ledger.turnAt.length) ledger.ordinal.delete(id);
   }
   if (role === "user") ledger.userAt.pop();
   if (role === "tool" && ledger.toolAt.get(id) === at) ledger.toolAt.delete(id);
-  const suffix = id.slice(-HANDLE_LENGTH);
   const positions = ledger.suffixAt.get(suffix)!;
   positions.pop();
   if (positions.length === 0) ledger.suffixAt.delete(suffix);
@@ -141,11 +140,12 @@ function factsAt(ledger: Ledger, protectTurns: number, length: number): HistoryF
       return n === undefined || n >= turns ? undefined : turns - 1 - n;
     },
     handle(id) {
-      const suffix = id.slice(-HANDLE_LENGTH);
-      const alike = below(ledger.suffixAt.get(suffix) ?? [], length);
       const tool = ledger.toolAt.get(id);
-      // a result whose id ends like another message's shows its whole id; any other message (one the history lacks) its suffix
-      return alike > 1 && tool !== undefined && tool < length ? id : suffix;
+      // a message the history lacks (a summary, a restored note) shows its id's end
+      if (tool === undefined || tool >= length) return id.slice(-HANDLE_LENGTH);
+      // a result whose id ends like another message's shows its whole id
+      const suffix = seen[tool]!.suffix;
+      return below(ledger.suffixAt.get(suffix)!, length) > 1 ? id : suffix;
     },
   };
 }

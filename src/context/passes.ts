@@ -5,11 +5,10 @@
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
 import { isCopyResult } from "../kernel/repeats.ts";
-import { TOOL } from "../kernel/tool-names.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
 import { kept } from "./kept.ts";
 import { stubTarget } from "./read-stubs.ts";
-import { callArguments } from "./call-keys.ts";
+import { callArguments, KEEP_RESULTS } from "./call-keys.ts";
 import { type HistoryFacts, isTurn } from "./history-facts.ts";
 
 export { HANDLE_LENGTH, historyFacts, type HistoryFacts } from "./history-facts.ts";
@@ -23,9 +22,6 @@ const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, wh
  * support", "Estimate your costs"): the top of that range, 3,000 tokens, as characters.
  */
 export const PDF_PAGE_CHARS = 12_000;
-
-/** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
-const KEEP_RESULTS = new Set<string>([TOOL.writeFile, TOOL.edit, TOOL.compress]);
 
 /** A summary that replaces the history from fromId to toId inclusive (a compaction by the provider). */
 export interface Summary {
@@ -224,10 +220,23 @@ export function dedup(
       else if (!stubs.has(c.id)) seen.add(key); // a note or a copy is older than a later call, never later than the one it names
     }
   }
+  return pruneOlder(messages, older, protect, scope && ((m) => scope.has(m.id)));
+}
+
+/**
+ * dedup's rewrite: each result of a call in `older` becomes DUPLICATE_NOTE, but for protected
+ * results, results `inScope` (by message and position) leaves out, and outputs no longer than the note.
+ */
+export function pruneOlder(
+  messages: readonly Message[],
+  older: ReadonlySet<string>,
+  protect: ReadonlySet<string>,
+  inScope?: (m: Message, i: number) => boolean,
+): { messages: readonly Message[]; count: number } {
   if (older.size === 0) return { messages, count: 0 };
   let count = 0;
-  const out = messages.map((m) => {
-    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id) || (scope && !scope.has(m.id))) return m;
+  const out = messages.map((m, i) => {
+    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id) || (inScope && !inScope(m, i))) return m;
     if (messageChars(m) <= DUPLICATE_NOTE.length + MESSAGE_CHARS) return m;
     count++;
     let out = duplicateOf.get(m); // the same object every request: an unchanged request compares cheaply (cache.ts sharedPrefix)
