@@ -1,4 +1,4 @@
-// Which calls of the history have an identical later call (passes.ts dedup), kept per history array
+// Which calls of the history have an identical later call (passes.ts dedup), kept per history
 // and brought up to date with the messages appended since the last request, instead of every call's
 // key hashed and compared again over the whole history per request (x119 #4, s51: ~0.5 ms a request
 // at 1,000 messages, twice per request). Each call is linked to the next call with the same key, so
@@ -36,7 +36,8 @@ interface Index {
   stubs: Map<string, number>;
 }
 
-const indexes = new WeakMap<readonly Message[], Index>();
+/** Kept by the history's first message, not by the array, as history-facts.ts keeps its ledger: replayed slices share one. */
+const indexes = new WeakMap<Message, Index>();
 
 /**
  * The ids of the calls of `history` that have an identical later call (the same tool and canonical
@@ -46,8 +47,10 @@ const indexes = new WeakMap<readonly Message[], Index>();
  * over the same messages.
  */
 export function olderCalls(history: readonly Message[], upTo: number): { older: ReadonlySet<string>; inScope: (i: number) => boolean } {
-  let index = indexes.get(history);
-  if (!index) indexes.set(history, (index = newIndex()));
+  const first = history[0];
+  let index = first && indexes.get(first);
+  if (!index) index = newIndex();
+  if (first) indexes.set(first, index);
   update(index, history);
   const { calls, firstOfId, stubs } = index;
   const inScope = (i: number) => firstOfId[i]! < upTo;

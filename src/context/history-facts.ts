@@ -1,5 +1,5 @@
 // What the context passes need to know of the whole history (which messages are protected and
-// pinned, how many turns came after each, the handle each result shows), kept per history array and
+// pinned, how many turns came after each, the handle each result shows), kept per history and
 // brought up to date with the messages appended since the last request instead of worked out again
 // over all of them (x119 #4, s51: ~0.5 ms a request at 1,000 messages, twice per request). What is
 // kept is checked against the array on every call — each message the same object with the same
@@ -11,7 +11,10 @@ import { cutBeforeAnswer } from "../kernel/turns.ts";
 
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
-/** What the passes need to know about the full history; computed once per request. */
+/**
+ * What the passes need to know about the full history; computed once per request. Its answers hold
+ * until facts are asked of another history with the same first message (one buildContext asks of one).
+ */
 export interface HistoryFacts {
   /** never pruned, and dropped only to meet the budget: the first and the last user message and the protected tail */
   protect: ReadonlySet<string>;
@@ -43,12 +46,19 @@ interface Ledger {
   asked: Map<string, HistoryFacts>;
 }
 
-const ledgers = new WeakMap<readonly Message[], Ledger>();
+/**
+ * Kept by the history's first message, not by the array: a resumed session's requests are replayed
+ * over slices of one history (compaction.ts replayCache), each a new array of the same messages,
+ * and read as one history cut back and grown again.
+ */
+const ledgers = new WeakMap<Message, Ledger>();
 
 /** The facts of the first `length` messages of `history` (the history as it was then). */
 export function historyFacts(history: readonly Message[], protectTurns: number, length = history.length): HistoryFacts {
-  let ledger = ledgers.get(history);
-  if (!ledger) ledgers.set(history, (ledger = newLedger()));
+  const first = history[0];
+  let ledger = first && ledgers.get(first);
+  if (!ledger) ledger = newLedger();
+  if (first) ledgers.set(first, ledger);
   update(ledger, history);
   const key = `${length}:${protectTurns}`;
   let facts = ledger.asked.get(key);
