@@ -1,6 +1,10 @@
 // A tool call's arguments as a canonical key (dedup and error purge, passes.ts): two calls are the
 // same when their arguments parse to the same JSON, whatever the spaces or key order. Pure.
 import type { ToolCall } from "../kernel/ir.ts";
+import { TOOL } from "../kernel/tool-names.ts";
+
+/** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
+export const KEEP_RESULTS: ReadonlySet<string> = new Set<string>([TOOL.writeFile, TOOL.edit, TOOL.compress]);
 
 /**
  * Worked out once per call, with the text it was worked out of: every request compares every call

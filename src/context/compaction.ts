@@ -23,7 +23,7 @@ import {
   type ContextView,
   type Summary,
 } from "./view.ts";
-import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
+import { effectiveBudget, fixedText, hardTokens, latestOverWindow, roomyBudget, toolsText } from "./window.ts";
 import { cutNotices, seenIn, type Seen } from "./cut-notice.ts";
 import { errorText } from "../kernel/errors.ts";
 import { summaryEvent, tokensBefore, trimmedTokens } from "./compaction-events.ts";
@@ -121,13 +121,13 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const window = minDefined(state.window, policy.window);
   const configured = effectiveBudget(policy.budgetTokens, window);
   const hard = hardTokens(window);
-  const fixed = `${deps.system()}\u0000${JSON.stringify(deps.tools)}`;
+  const fixed = fixedText({ system: deps.system(), tools: deps.tools });
   const fixedTokens = Math.ceil(fixed.length * state.tokensPerChar);
   const budgetTokens = roomyBudget(configured, fixedTokens, window);
   // the system prompt and tools leave the messages less than their floor of the budget: a trim says so, with the numbers
   const crowded =
     budgetTokens > configured
-      ? { budget_tokens: configured, fixed_tokens: fixedTokens, tool_tokens: Math.ceil(JSON.stringify(deps.tools).length * state.tokensPerChar) }
+      ? { budget_tokens: configured, fixed_tokens: fixedTokens, tool_tokens: Math.ceil(toolsText(deps.tools).length * state.tokensPerChar) }
       : {};
   const taskNote = deps.taskNote(history);
   const built: BuiltView = {}; // the views of two `rewriteUpTo` that dedup and purge make alike are one (chooseView builds both)
@@ -223,7 +223,7 @@ export async function prepare(
   state.hold = view.hold;
   // asked once the summary or trim is chosen: a list catching up goes out with it, not a request later (a second cache miss)
   const system = deps.system(view.messages);
-  state.sent = { messages: view.messages, count: view.messages.length, fixed: `${system}\u0000${JSON.stringify(deps.tools)}`, at: now };
+  state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now };
   // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone;
   // and only once hey's own summary failed. While summaries work, a model that obeyed the nudge from 70 % of the
   // budget cost 25 % more over 150 steps (a turn of its own per compress, twice the cache breaks), and still 18 %

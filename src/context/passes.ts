@@ -5,12 +5,13 @@
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
 import { isCopyResult } from "../kernel/repeats.ts";
-import { TOOL } from "../kernel/tool-names.ts";
-import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
 import { kept } from "./kept.ts";
 import { stubTarget } from "./read-stubs.ts";
-import { callArguments } from "./call-keys.ts";
+import { callArguments, KEEP_RESULTS } from "./call-keys.ts";
+import { type HistoryFacts, isTurn } from "./history-facts.ts";
+
+export { HANDLE_LENGTH, historyFacts, type HistoryFacts } from "./history-facts.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -21,10 +22,6 @@ const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, wh
  * support", "Estimate your costs"): the top of that range, 3,000 tokens, as characters.
  */
 export const PDF_PAGE_CHARS = 12_000;
-export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
-
-/** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
-const KEEP_RESULTS = new Set<string>([TOOL.writeFile, TOOL.edit, TOOL.compress]);
 
 /** A summary that replaces the history from fromId to toId inclusive (a compaction by the provider). */
 export interface Summary {
@@ -66,9 +63,6 @@ export function messageChars(m: Message): number {
  */
 const duplicateOf = kept<Message, Message>();
 const purgedOf = kept<Message, { calls: string; out: Message }>();
-const factsOf = new WeakMap<readonly Message[], { length: number; last: Message | undefined; turns: number; facts: HistoryFacts }[]>();
-/** The facts kept per history array: a request asks for its own length and for where rewrites stopped, the next for both again. */
-const FACTS_KEPT = 4;
 
 /** Estimated tokens of `messages`: their characters times `tokensPerChar`, rounded up. */
 export function estimateTokens(messages: readonly Message[], tokensPerChar: number): number {
@@ -88,9 +82,6 @@ export function protectedFrom(history: readonly Message[], turns: number): numbe
   return tailStart(history, turns, history.length);
 }
 
-/** Whether `m` starts a turn: an assistant message, not an interrupted marker alone (cutBeforeAnswer). */
-const isTurn = (m: Message) => m.role === "assistant" && !cutBeforeAnswer(m);
-
 /** protectedFrom over the first `length` messages only. */
 export function tailStart(history: readonly Message[], turns: number, length: number): number {
   let at = length;
@@ -102,57 +93,6 @@ export function tailStart(history: readonly Message[], turns: number, length: nu
     }
   }
   return at;
-}
-
-/** What the passes need to know about the full history; computed once per request. */
-export interface HistoryFacts {
-  /** never pruned, and dropped only to meet the budget: the first and the last user message and the protected tail */
-  protect: ReadonlySet<string>;
-  /** never dropped or summarized: the first and the last user message and the newest turn (the last assistant message and its results) */
-  pinned: ReadonlySet<string>;
-  /** per assistant message id: how many turns came after it */
-  turnsAfter: ReadonlyMap<string, number>;
-  /** per tool message id: the handle shown to the model (its id's last HANDLE_LENGTH characters, or the whole id when another id ends alike) */
-  handles: ReadonlyMap<string, string>;
-}
-
-/** The facts of the first `length` messages of `history` (the history as it was then). */
-export function historyFacts(history: readonly Message[], protectTurns: number, length = history.length): HistoryFacts {
-  const kept = factsOf.get(history) ?? [];
-  // an append-only history: the same array, as long, ending in the same message, has the same facts
-  const found = kept.find((k) => k.length === length && k.turns === protectTurns && k.last === history[length - 1]);
-  if (found) return found.facts;
-  const facts = factsOfFirst(history, protectTurns, length);
-  factsOf.set(history, [{ length, last: history[length - 1], turns: protectTurns, facts }, ...kept.slice(0, FACTS_KEPT - 1)]);
-  return facts;
-}
-
-function factsOfFirst(history: readonly Message[], protectTurns: number, length: number): HistoryFacts {
-  const protect = new Set<string>();
-  for (let i = tailStart(history, protectTurns, length); i < length; i++) protect.add(history[i]!.id);
-  const pinned = new Set<string>();
-  for (let i = tailStart(history, 1, length); i < length; i++) if (history[i]!.role !== "user") pinned.add(history[i]!.id);
-  let firstUser: Message | undefined;
-  let lastUser: Message | undefined;
-  for (let i = 0; i < length; i++) if (history[i]!.role === "user") (firstUser ??= history[i]), (lastUser = history[i]);
-  for (const m of [firstUser, lastUser]) if (m) protect.add(m.id), pinned.add(m.id);
-
-  const turnsAfter = new Map<string, number>();
-  for (let i = length - 1, n = 0; i >= 0; i--) if (isTurn(history[i]!)) turnsAfter.set(history[i]!.id, n++);
-
-  const suffixes = new Map<string, number>();
-  for (let i = 0; i < length; i++) {
-    const s = history[i]!.id.slice(-HANDLE_LENGTH);
-    suffixes.set(s, (suffixes.get(s) ?? 0) + 1);
-  }
-  const handles = new Map<string, string>();
-  for (let i = 0; i < length; i++) {
-    const m = history[i]!;
-    if (m.role !== "tool") continue;
-    const s = m.id.slice(-HANDLE_LENGTH);
-    handles.set(m.id, suffixes.get(s) === 1 ? s : m.id);
-  }
-  return { protect, pinned, turnsAfter, handles };
 }
 
 /** End (exclusive) of the unit starting at `i`: an assistant message or a run of orphaned results takes the results after it. */
@@ -280,10 +220,23 @@ export function dedup(
       else if (!stubs.has(c.id)) seen.add(key); // a note or a copy is older than a later call, never later than the one it names
     }
   }
+  return pruneOlder(messages, older, protect, scope && ((m) => scope.has(m.id)));
+}
+
+/**
+ * dedup's rewrite: each result of a call in `older` becomes DUPLICATE_NOTE, but for protected
+ * results, results `inScope` (by message and position) leaves out, and outputs no longer than the note.
+ */
+export function pruneOlder(
+  messages: readonly Message[],
+  older: ReadonlySet<string>,
+  protect: ReadonlySet<string>,
+  inScope?: (m: Message, i: number) => boolean,
+): { messages: readonly Message[]; count: number } {
   if (older.size === 0) return { messages, count: 0 };
   let count = 0;
-  const out = messages.map((m) => {
-    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id) || (scope && !scope.has(m.id))) return m;
+  const out = messages.map((m, i) => {
+    if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id) || (inScope && !inScope(m, i))) return m;
     if (messageChars(m) <= DUPLICATE_NOTE.length + MESSAGE_CHARS) return m;
     count++;
     let out = duplicateOf.get(m); // the same object every request: an unchanged request compares cheaply (cache.ts sharedPrefix)
@@ -303,7 +256,7 @@ export function purgeErrors(messages: readonly Message[], after: number, facts: 
   const purge = new Set<string>();
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
-    if (!m.toolCalls || protect(m) || (facts.turnsAfter.get(m.id) ?? 0) < after) continue;
+    if (!m.toolCalls || protect(m) || (facts.turnsAfter(m.id) ?? 0) < after) continue;
     for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++) {
       const r = messages[j]!;
       const call = m.toolCalls.find((c) => c.id === r.toolCallId);
@@ -335,10 +288,10 @@ export function purgeErrors(messages: readonly Message[], after: number, facts: 
  * compress tool. Costs ~3 tokens per result; every result gets one (write_file and edit results
  * too: they may end a range).
  */
-export function addHandles(messages: readonly Message[], handles: ReadonlyMap<string, string>): readonly Message[] {
+export function addHandles(messages: readonly Message[], handleOf: HistoryFacts["handle"]): readonly Message[] {
   return messages.map((m) => {
     if (m.role !== "tool") return m;
-    const handle = `[#${handles.get(m.id) ?? m.id.slice(-HANDLE_LENGTH)}]`;
+    const handle = `[#${handleOf(m.id)}]`;
     const memo = handled.get(m);
     if (memo?.handle === handle) return memo.out;
     const out = suffixText(m, handle);

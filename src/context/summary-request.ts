@@ -10,6 +10,7 @@ import { cachedSummaryRequest, SUMMARY_RULES, type AnsweredRequest } from "./sum
 import { estimateTokens, type Summary } from "./passes.ts";
 import { cachePrices } from "./cache.ts";
 import { outputSent } from "../providers/effort.ts";
+import { toolsText } from "./tools-text.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -114,7 +115,7 @@ async function askCached(
   const made = cachedSummaryRequest(state.answered, range, { provider, now: deps.now?.() ?? 0, instructions });
   if (!made) return undefined;
   const { request } = made;
-  const fixed = request.system.length + JSON.stringify(request.tools).length;
+  const fixed = request.system.length + toolsText(request.tools).length;
   const input = Math.ceil((fixed + made.askChars) * state.tokensPerChar) + estimateTokens(request.messages, state.tokensPerChar);
   const room = window === undefined ? Number.POSITIVE_INFINITY : window - Math.ceil(WINDOW_MARGIN * window) - input;
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, room);

@@ -24,22 +24,12 @@ import type { Message, ToolSpec } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { trimToBudget, type Hold } from "./budget.ts";
 import { cutLargeCalls } from "./call-cut.ts";
-import {
-  addHandles,
-  applySummaries,
-  dedup,
-  estimateTokens,
-  historyFacts,
-  PROTECT_TURNS,
-  purgeErrors,
-  tailStart,
-  trimFirstPrompt,
-  type Summary,
-} from "./passes.ts";
+import { addHandles, applySummaries, estimateTokens, historyFacts, PROTECT_TURNS, purgeErrors, tailStart, trimFirstPrompt, type Summary } from "./passes.ts";
 import type { Resolved, SECTIONS } from "../config/keys.ts";
 import { summarizableRange, summaryPins, type SummaryRange } from "./summary-range.ts";
 import { restoreStubs } from "./read-stubs.ts";
 import { compressSummaries } from "./compress-ranges.ts";
+import { dedupView } from "./dedup-index.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
 export { checkCompressRange, compressArgs, compressSummaries } from "./compress-ranges.ts";
@@ -133,12 +123,11 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
   const facts = historyFacts(history, turns);
   const upTo = Math.min(input.rewriteUpTo ?? history.length, history.length);
   const then = upTo === history.length ? facts : historyFacts(history, turns, upTo);
-  const scope = upTo === history.length ? undefined : new Set(history.slice(0, upTo).map((m) => m.id));
   const compressed = compressSummaries(history, turns);
   const summarized = applySummaries(history, [...compressed, ...input.summaries], summaryPins(history, facts));
   const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
-  const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
+  const deduped = policy.dedup ? dedupView(history, fitted, then.protect, upTo) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
   const was = built.rewritten;
   if (was && sameInput(was.input, input) && was.deduped === deduped.count && was.purged === purged.count && sameObjects(was.messages, purged.messages))
@@ -148,7 +137,7 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
   const earlier = results.length > 0 ? [...results, ...history] : history;
   const restored = restoreStubs(purged.messages, earlier);
   const called = cutLargeCalls(restored.messages, policy.budgetTokens);
-  const handled = policy.compressTool ? addHandles(called.messages, facts.handles) : called.messages;
+  const handled = policy.compressTool ? addHandles(called.messages, facts.handle) : called.messages;
   const budget = {
     budgetTokens: policy.budgetTokens,
     fixedTokens: input.fixedTokens,

@@ -4,6 +4,9 @@
 import type { Message } from "../kernel/ir.ts";
 import type { ContextOverflow, ModelRequest } from "../kernel/provider.ts";
 import { estimateTokens } from "./passes.ts";
+import { toolsText } from "./tools-text.ts";
+
+export { toolsText } from "./tools-text.ts";
 
 /** Requests fill at most this share of the window: the rest is room for the answer and the estimate's error. */
 export const WINDOW_SHARE = 0.8;
@@ -78,7 +81,7 @@ export function unlearnedWindow(said: string, guess: number, fixed: number): str
 }
 
 /** The system prompt and tools of `request` as the context estimate counts them (compaction.ts contextOf). */
-export const fixedText = (request: Pick<ModelRequest, "system" | "tools">) => `${request.system}\u0000${JSON.stringify(request.tools)}`;
+export const fixedText = (request: Pick<ModelRequest, "system" | "tools">) => `${request.system}\u0000${toolsText(request.tools)}`;
 
 /**
  * The error for a request whose latest user message in `history`, with the system prompt and tools

@@ -149,7 +149,7 @@ describe("addHandles", () => {
       content: [{ type: "image", mediaType: "image/png", data: "AA" }],
     };
     const history = [user("u1"), ask("a1", c, call("c2"), call("c3")), result("0012xyabcde", c, "out"), image, result("9999zzabcde", call("c3"), "out")];
-    const out = addHandles(history, facts(history).handles);
+    const out = addHandles(history, facts(history).handle);
     expect(out.map((m) => (m.content.at(-1)?.type === "text" ? (m.content.at(-1) as { text: string }).text : undefined))).toEqual([
       "q",
       undefined,
