@@ -13,11 +13,7 @@ import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps }
  * one before it where nothing forced a change, as the next request of one long run would, and the
  * provider's cached prefix serves it within its lifetime.
  */
-export function replayCache(
-  history: readonly Message[],
-  deps: PrepareDeps,
-  from: { upTo: number; at: number; ratios?: ReadonlyMap<string, number> },
-): void {
+export function replayCache(history: readonly Message[], deps: PrepareDeps, from: { upTo: number; at: number; ratios?: ReadonlyMap<string, number> }): void {
   const { state } = deps;
   const ratio = state.tokensPerChar; // the last response's: the next request's
   const note = deps.taskNote(history); // read once, not per request
