@@ -7,15 +7,21 @@ import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps }
 
 /**
  * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
- * since the one that began it (`from.upTo` messages: the session's first, a summary, a pause, another
- * model — not each run's start) replayed as `prepare` chose its view, as if made at `from.at`, what
- * it left out and cut (the hold) included, with the estimate's ratio it had then. Then the first request after the resume repeats the last
+ * since the one that began it (`from.upTo` messages: the session's first, a summary, another model —
+ * not each run's start, nor a pause, which the replay rebuilds at as the run did) replayed as
+ * `prepare` chose its view, when it was made, what it left out and cut (the hold) included, with the
+ * estimate's ratio it had then. Then the first request after the resume repeats the last
  * one before it where nothing forced a change, as the next request of one long run would, and the
  * provider's cached prefix serves it within its lifetime.
  */
-export function replayCache(history: readonly Message[], deps: PrepareDeps, from: { upTo: number; at: number; ratios?: ReadonlyMap<string, number> }): void {
+export function replayCache(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  from: { upTo: number; at: number; answers?: ReadonlyMap<string, { at?: number; ratio?: number }> },
+): void {
   const { state } = deps;
   const ratio = state.tokensPerChar; // the last response's: the next request's
+  let at = from.at; // when the request replayed was made: its answer's time, near enough for the cache's lifetime
   const note = deps.taskNote(history); // read once, not per request
   const replayed = { ...deps, taskNote: () => note };
   state.rewriteUpTo = undefined;
@@ -25,9 +31,11 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   for (let h = from.upTo; h < history.length; h++) {
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
-    state.tokensPerChar = from.ratios?.get(history[h]!.id) ?? ratio; // the budget and the cuts as they were reckoned then
+    const answer = from.answers?.get(history[h]!.id);
+    state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then
+    at = Math.min(answer?.at ?? at, from.at); // a pause past the cache's lifetime rebuilds the view, as it did then
     const { fixed, build, budgetTokens } = contextOf(before, replayed);
-    const chosen = chooseView(before, replayed, fixed, { build, budgetTokens }, from.at);
+    const chosen = chooseView(before, replayed, fixed, { build, budgetTokens }, at);
     // a summary that request asked for failed (a summary's line would have begun the cache anew): the trim stood (prepare)
     const failed = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, fixed, budgetTokens);
     const { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
@@ -35,7 +43,7 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
     state.last = asSent(view);
-    state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
+    state.sent = { messages: view.messages, count: view.messages.length, fixed, at };
     answered(state); // each replayed request is one the model answered
   }
   state.tokensPerChar = ratio;

@@ -1,14 +1,14 @@
 // Where a session's prompt cache began (reader.ts LoadedSession.cache), told from its lines read
-// newest first: the session's first request, a summary, a pause past the cache's lifetime, another
-// model or a window learned. Not each run's start: `hey -c` goes on from the request before it (x134:
+// newest first: the session's first request, a summary, another model or a window learned. Not a
+// pause past the cache's lifetime: the replay rebuilds there as the run did, keeping what it cut.
+// Not each run's start: `hey -c` goes on from the request before it (x134:
 // counting from there, the replay rebuilt a run's first request with rewrites it never made, and the
 // next run's first request followed it: 26–44 % of the prefix reused). Pure.
-import { CACHE_LIFETIME_MS } from "../context/cache.ts";
 
 /** `back`: how many of the messages read so far (newest first) came after the line. */
 export interface CacheStart {
-  /** a request's usage entry at `at` (ms since the epoch; it follows the request's answer) */
-  usage(back: number, at: number): void;
+  /** a request's usage entry (it follows the request's answer) */
+  usage(back: number): void;
   /** a model entry (each run writes one, a switch, a window learned or stated) */
   model(m: { provider: string; model: string; window?: number }): void;
   /** a summary's line: the request after it began a new prefix */
@@ -22,17 +22,14 @@ export function cacheStart(): CacheStart {
   const began = (back: number | undefined) => {
     if (back !== undefined && (epoch === undefined || back < epoch)) epoch = back;
   };
-  let next: { back: number; at: number } | undefined; // the usage entry read before: the next request's
   let runFirst: number | undefined; // the oldest request read since the last model entry read: the first after it
   // the model entry read last, with the first request after it; and the newest window entry not yet known to repeat an
   // older one's (a local server's window is stated again each run): each run names its model again, starting no new cache
   let run: { key: string; first: number | undefined } | undefined;
   let stated: { key: string; window: number; first: number | undefined } | undefined;
   return {
-    usage(back, at) {
-      if (next && next.at - at > CACHE_LIFETIME_MS) began(next.back); // the cache was gone by the next request
-      next = { back: back + 1, at }; // its answer, read already, came after the request
-      runFirst = next.back;
+    usage(back) {
+      runFirst = back + 1; // its answer, read already, came after the request
     },
     model(m) {
       const key = `${m.provider}/${m.model}`;

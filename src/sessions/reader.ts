@@ -96,6 +96,12 @@ function loadUnrepaired(path: string, cwd: string, why: string): LoadedSession {
   return { ...loaded, warnings: [unrepairedNote(path, why, head.cut), ...loaded.warnings] };
 }
 
+/** A request the session recorded an answer to (LoadedSession.cache): when the answer came, the estimate's ratio it was made with. */
+export interface Answered {
+  at?: number;
+  ratio?: number;
+}
+
 export interface LoadedSession {
   header: SessionHeader; // `id`: the file's, which the writer appends to (a copy's header keeps the original's)
   /**
@@ -130,13 +136,12 @@ export interface LoadedSession {
   path: string;
   bytes: number;
   /**
-   * where the last run's prompt cache began, as far as the file tells: `upTo` messages were judged
-   * for rewrites since the session's first request, its last summary, a pause past the cache's
-   * lifetime or a change of model or window — not since each run's start, which went on from the run
-   * before it — and its last request was made at `at` (ms since the epoch); `ratios`: the estimate's
-   * ratio each request was built with, by the id of its answer. Undefined when the lines read do not tell.
+   * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for
+   * rewrites since then, and its last request was made at `at` (ms since the epoch); `answers`: by the
+   * id of each request's answer, when it came and the estimate's ratio the request was built with.
+   * Undefined when the lines read do not tell.
    */
-  cache?: { upTo: number; at: number; ratios: ReadonlyMap<string, number> };
+  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered> };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
@@ -192,16 +197,16 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let streamed: { id: string; text: string } | undefined; // the partial lines after the last message
     let endedJobs: string[] | undefined; // the newest jobs line after the last message
     let plan: boolean | undefined;
-    const ratios = new Map<string, number>(); // per answer, the ratio its request was built with: the newest usage entry's before it
-    let unrated: string[] = []; // the answers read since the last usage entry read
+    const answers = new Map<string, Answered>(); // see LoadedSession.cache
+    let unrated: Answered[] = []; // the answers read since the last usage entry read: the ratio is the newest before them
+    let usedAt: number | undefined; // the usage entry read just now: the answer read next is its request's
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
-      if (e.tokens_per_char !== undefined) for (const id of unrated) ratios.set(id, e.tokens_per_char);
+      if (e.tokens_per_char !== undefined) for (const a of unrated) a.ratio = e.tokens_per_char;
       unrated = [];
-      const at = idTime(e.id);
-      if (at === undefined) return;
-      lastAt ??= at;
-      cache.usage(found.length, at);
+      usedAt = idTime(e.id);
+      lastAt ??= usedAt;
+      cache.usage(found.length);
     };
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
       const m = modelOf(e);
@@ -285,7 +290,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         }
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
-        if (e.message.role === "assistant") unrated.push(e.message.id);
+        const answer: Answered = usedAt === undefined ? {} : { at: usedAt };
+        if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer);
+        usedAt = undefined;
         notePointers(e.message, wanted);
       } else if (e.type === "model") modelAt(e);
       else if (e.type === "usage") usageAt(e);
@@ -330,7 +337,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const results = pointedAtIn(messages, [...pointedAt, ...chronological]);
     const head = before === 0 && !gaveUp;
     const epoch = cache.end(head);
-    if (head) for (const id of unrated) ratios.set(id, DEFAULT_TOKENS_PER_CHAR); // the session's first requests
+    if (head) for (const a of unrated) a.ratio = DEFAULT_TOKENS_PER_CHAR; // the session's first requests
     // counted from the end: what follows the epoch was read whole
     const upTo = epoch === undefined ? undefined : messages.length - appended.length - epoch;
     return {
@@ -350,7 +357,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       torn,
       path,
       bytes: size,
-      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, ratios } } : {}),
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, answers } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
       ...(endedJobs ? { endedJobs } : {}),
       ...(plan === undefined ? {} : { plan }),

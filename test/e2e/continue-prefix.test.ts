@@ -4,8 +4,9 @@
 // counted the cache from each run's start and rebuilt it with rewrites the run never made), and a
 // result cut to fit keeps its size ("477 lines left out" became "478": the cut sizes were forgotten).
 import { beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { newId } from "../../src/kernel/ir.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 import { systemOf, textOf, type ChatMessage, type ChatRequest, type Turn } from "../helpers/model-server.ts";
@@ -16,8 +17,10 @@ let plan: (prompt: number) => [string, unknown][][] = () => [];
 const summary = (req: ChatRequest) => systemOf(req).startsWith("You compress") || textOf(req.messages.at(-1)).includes("[hey: older work is being summarized");
 let prompt = 0;
 let step = 0;
+let summarizes = true;
 /** The scripted model: for the Nth prompt, plan(N)'s calls one round after another, then an answer. */
 function decide(req: ChatRequest): Turn {
+  if (summary(req) && !summarizes) throw new Error("this endpoint writes no summaries");
   if (summary(req)) return { text: "SUMMARY: the user asked for file reads; they were read; all fine." };
   if (req.messages.at(-1)?.role === "user") [prompt, step] = [prompt + 1, 0]; // a new prompt (after it, tool results come last)
   const rounds = plan(prompt);
@@ -30,6 +33,7 @@ const state = eachTempDir();
 beforeEach(() => {
   model.requests.length = 0;
   prompt = 0;
+  summarizes = true;
   const big = Array.from({ length: 300 }, (_, k) => `line of big file with some text to make it longer number ${k + 1}`);
   writeFileSync(join(project.path, "big.txt"), `${big.join("\n")}\n`);
   const huge = Array.from({ length: 1100 }, (_, k) => `row ${k} ${"abcdefghij".repeat(30)}`);
@@ -42,9 +46,9 @@ function configure(window: number, extra = ""): void {
   writeFileSync(join(state.path, "config", "hey", "config.toml"), `[default]\nmodel = "mock/m"\n${provider}${extra}`);
 }
 
-/** `runs` prompts, the first with `hey -p`, each after it with `hey -c -p`. */
-async function carryOn(runs: number): Promise<void> {
-  for (let n = 1; n <= runs; n++) {
+/** `runs` prompts, the first with `hey -p`, each after it with `hey -c -p`; `from`: the first one's number. */
+async function carryOn(runs: number, from = 1): Promise<void> {
+  for (let n = from; n < from + runs; n++) {
     const run = await runHey([...(n > 1 ? ["-c"] : []), "-p", `task number ${n}: look at the files`], {
       cwd: project.path,
       env: { XDG_STATE_HOME: state.path, XDG_CONFIG_HOME: join(state.path, "config"), XDG_CACHE_HOME: join(state.path, "cache") },
@@ -85,4 +89,21 @@ test("a result cut to fit keeps its size across hey -c: the first request of the
   expect(cuts(last).length).toBeGreaterThan(0); // the budget was reached: a result was cut
   expect(cuts(next)).toEqual(cuts(last)); // before: "477 lines left out" became "478"
   expect(rewriteAt(last, next)).toBe(-1); // before: 30 % of the prefix reused
+});
+
+test("a pause past the cache's lifetime between runs: the run after it rebuilds, and the next hey -c still extends its last request", async () => {
+  configure(16_384);
+  summarizes = false; // the trims stand, and what they cut stays cut: no summary begins the cache anew
+  plan = () => [[["read_file", { path: "huge.txt" }]], [["bash", { command: "cat huge.txt" }]], [["bash", { command: "seq 1 9000" }]]];
+  await carryOn(1);
+  // the first run's requests were made ten minutes ago
+  const dir = join(state.path, "hey", "sessions");
+  const path = join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!);
+  const old = newId(Date.now() - 10 * 60_000).slice(0, 9);
+  writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
+  await carryOn(2, 2);
+  const chats = model.requests.filter((r) => !summary(r));
+  const first = chats.findIndex((r) => r.messages.some((m) => textOf(m).startsWith("task number 3")));
+  // before: the replay began at the pause and forgot what the requests before it had cut
+  expect(rewriteAt(chats[first - 1]!, chats[first]!)).toBe(-1);
 });

@@ -1,12 +1,12 @@
 // Where a session's prompt cache began (sessions/cache-start.ts), as `hey -c` replays it from: the
-// session's first request, a summary, a pause past the cache's lifetime, another model or a window
-// learned — and not each run's start, which went on from the run before it (x134 finding 2).
+// session's first request, a summary, another model or a window learned — and not each run's start,
+// which went on from the run before it (x134 finding 2), nor a pause: the replay rebuilds there itself,
+// keeping what the requests before it cut.
 import { expect, test } from "bun:test";
 import { cacheStart } from "../../src/sessions/cache-start.ts";
 
-const MIN = 60_000;
 /**
- * One line of a session, oldest first: a request made at minute `ask` after a message, with its answer
+ * One line of a session, oldest first: a request made at minute `ask` (no start here: replay-cache.ts reads times) after a message, with its answer
  * (and, `summary`, the summary it asked for first); or a run's (a switch's, a window's) model entry.
  */
 type Line = { ask: number; summary?: true } | { model: string; window?: number };
@@ -18,7 +18,7 @@ function started(lines: Line[]): { upTo: number | undefined; total: number } {
   let found = 0; // messages read, newest first
   for (const line of [...lines].reverse()) {
     if ("ask" in line) {
-      start.usage(found, line.ask * MIN); // the usage entry follows the answer, the summary's line comes before it
+      start.usage(found); // the usage entry follows the answer, the summary's line comes before it
       if (line.summary) start.summary(found + 1);
       found += 2;
     } else start.model({ provider: "p", model: line.model, ...(line.window === undefined ? {} : { window: line.window }) });
@@ -34,8 +34,11 @@ test.each([
     [{ model: "a" }, { ask: 0 }, { model: "a" }, { ask: 1 }, { model: "a" }, { ask: 2 }],
     1,
   ],
-  ["a pause past the cache's lifetime between runs: the first request after it", [{ model: "a" }, { ask: 0 }, { model: "a" }, { ask: 9 }, { ask: 10 }], 3],
-  ["a pause inside a run", [{ model: "a" }, { ask: 0 }, { ask: 1 }, { ask: 20 }, { model: "a" }, { ask: 21 }], 5],
+  [
+    "a pause past the cache's lifetime between runs: still the first (the replay rebuilds there)",
+    [{ model: "a" }, { ask: 0 }, { model: "a" }, { ask: 9 }, { ask: 10 }],
+    1,
+  ],
   ["another model: its first request", [{ model: "a" }, { ask: 0 }, { model: "b" }, { ask: 1 }, { model: "b" }, { ask: 2 }], 3],
   ["a summary: the request it was made for", [{ model: "a" }, { ask: 0 }, { ask: 1 }, { ask: 2, summary: true }, { model: "a" }, { ask: 3 }], 5],
   [
