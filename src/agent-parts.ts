@@ -64,9 +64,9 @@ export interface AgentParts {
   /**
    * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
    * the cache's lifetime its first request judges rewrites as the last request before it did, so
-   * the provider's cached prefix still serves
+   * the provider's cached prefix still serves; `answers`: when each request was answered and the estimate's ratio it was built with
    */
-  cache?: { upTo: number; at: number };
+  cache?: { upTo: number; at: number; answers?: ReadonlyMap<string, { at?: number; ratio?: number }> };
   /**
    * the next model to go on with when the one in use gave up on a request (LoopDeps.fallback): its
    * provider, its settings and why the failure is one another model may not share (words after the

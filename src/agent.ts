@@ -10,11 +10,11 @@ import {
   newCompactionState,
   prepare,
   previewContext,
-  replayCache,
   summaryCost,
   type CompactionState,
   type PrepareDeps,
 } from "./context/compaction.ts";
+import { replayCache } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";

@@ -116,7 +116,7 @@ export interface Prepared {
 }
 
 /** The budget and the view builder of one request, from the deps and the state. */
-function contextOf(history: readonly Message[], deps: PrepareDeps) {
+export function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const { state, policy } = deps;
   const window = minDefined(state.window, policy.window);
   const configured = effectiveBudget(policy.budgetTokens, window);
@@ -152,7 +152,7 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
 /**
  * The system prompt, messages and note of the next request. Dedup and error purge rewrite earlier
  * messages only when the prompt cache is broken anyway (the first request of a run — a resumed one
- * goes on from its last request's, replayCache — a changed system
+ * goes on from its last request's, replay-cache.ts — a changed system
  * prompt or tool list, a trim or summary, a pause past the cache's lifetime) or when the tokens a
  * rewrite saves pay for the cache miss it causes (cache.ts). When the budget forces dropping
  * history, the stretch before the last turns is summarized by the provider first (the previous
@@ -180,8 +180,7 @@ export async function prepare(
   // a summary when the budget forces leaving out more than the previous request did: it replaces
   // what would be dropped (nothing is dropped first), and what the hold left out stays out; not one that saves next to nothing
   // (nor one for a latest message that alone is over the window: no request can hold it)
-  const worth = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) && !doomed(history, fixed, deps);
-  const summarizable = worth ? view.summarizable : undefined;
+  const summarizable = summaryDue(view, history, deps, fixed, budgetTokens) ? view.summarizable : undefined;
   /** asks for the summary of `range` and rebuilds the view on it; what failed, when it did (and was not handed on) */
   async function summarize(range: NonNullable<typeof summarizable>): Promise<unknown> {
     deps.output.emit({ type: "summarizing" });
@@ -263,7 +262,7 @@ const REWRITE_ROOM = 0.6;
  * rewrite a little later in the history every turn, and the cache missed on nearly every request
  * instead of once per summary (x44). Pure.
  */
-function chooseView(
+export function chooseView(
   history: readonly Message[],
   deps: PrepareDeps,
   fixed: string,
@@ -314,35 +313,6 @@ export async function compactNow(
 }
 
 /**
- * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
- * since the one that began it (`from.upTo` messages) replayed as `prepare` chose its view, as if
- * made at `from.at`. Then the first request after the resume repeats the last one before it where
- * nothing forced a change, and the provider's cached prefix serves it within its lifetime.
- */
-export function replayCache(history: readonly Message[], deps: PrepareDeps, from: { upTo: number; at: number }): void {
-  const { state } = deps;
-  const note = deps.taskNote(history); // read once, not per request
-  const replayed = { ...deps, taskNote: () => note };
-  state.rewriteUpTo = undefined;
-  state.sent = undefined;
-  state.hold = undefined;
-  state.seen = seenIn();
-  for (let h = from.upTo; h < history.length; h++) {
-    if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
-    const before = history.slice(0, h);
-    const { fixed, build, budgetTokens } = contextOf(before, replayed);
-    const { view, upTo } = chooseView(before, replayed, fixed, { build, budgetTokens }, from.at);
-    state.rewriteUpTo = upTo;
-    state.hold = view.hold;
-    state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
-    answered(state); // each replayed request is one the model answered
-  }
-  // what the replayed requests left out is not known to have been sent (a summary may have failed,
-  // the budget may differ now): the first request after the resume judges the budget afresh
-  state.hold = undefined;
-}
-
-/**
  * The context the next request would hold were it built now from `history`, without building it:
  * the same system prompt, tools, budget, estimate and earlier messages as `prepare` — the latest
  * answer included, which the last request's view lacks (`/usage`). Over the budget it is the trim
@@ -351,6 +321,11 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
 export function previewContext(history: readonly Message[], deps: PrepareDeps): ContextView {
   const { fixed, build, budgetTokens } = contextOf(history, deps);
   return chooseView(history, deps, fixed, { build, budgetTokens }, deps.now()).view;
+}
+
+/** Whether `view` has a stretch worth summarizing, and the latest message alone is not over the window (no request could hold it). */
+export function summaryDue(view: ContextView, history: readonly Message[], deps: PrepareDeps, fixed: string, budgetTokens: number): boolean {
+  return !!view.summarizable && summaryWorth(view.summarizable, budgetTokens, deps.state.tokensPerChar) && !doomed(history, fixed, deps);
 }
 
 /** Whether the latest user message of `history`, with the system prompt and tools (`fixed`), is alone over a window known now. */
@@ -382,7 +357,7 @@ function heldBefore(history: readonly Message[], last: ContextView | undefined, 
  * nothing was left out or changed (buildContext), and the history grows after the request; held
  * apart, heldBefore finds what came since.
  */
-const asSent = (view: ContextView): ContextView => ({ ...view, messages: view.messages.slice() });
+export const asSent = (view: ContextView): ContextView => ({ ...view, messages: view.messages.slice() });
 
 /**
  * Corrects the estimate with the provider's count for the request just sent: the ratio of
@@ -396,5 +371,6 @@ export function correctEstimate(state: CompactionState, reportedInput: number): 
   if (reportedInput < (estimated / state.tokensPerChar) * FEWEST_TOKENS_PER_CHAR) return;
   const ratio = Math.min(MAX_CORRECTION_STEP, Math.max(1 / MAX_CORRECTION_STEP, reportedInput / estimated));
   const [low, high] = TOKENS_PER_CHAR_RANGE;
-  state.tokensPerChar = Math.min(high, Math.max(low, state.tokensPerChar * ratio));
+  // to the 4 digits the session keeps (sessions/writer.ts): `hey -c` replays each request with the ratio it was built with
+  state.tokensPerChar = Number(Math.min(high, Math.max(low, state.tokensPerChar * ratio)).toPrecision(4));
 }

@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync } from "node:fs";
 import { basename } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
-import { SUMMARIZED_BELOW } from "../context/view.ts";
+import { DEFAULT_TOKENS_PER_CHAR, SUMMARIZED_BELOW } from "../context/view.ts";
 import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, parseHeader, rangeStart } from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, type TailLine } from "./lines.ts";
@@ -18,7 +18,7 @@ import { entryOf, newerNote, skippedWarning } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
-import { CACHE_LIFETIME_MS } from "../context/cache.ts";
+import { cacheStart } from "./cache-start.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
 export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
@@ -96,6 +96,12 @@ function loadUnrepaired(path: string, cwd: string, why: string): LoadedSession {
   return { ...loaded, warnings: [unrepairedNote(path, why, head.cut), ...loaded.warnings] };
 }
 
+/** A request the session recorded an answer to (LoadedSession.cache): when the answer came, the estimate's ratio it was made with. */
+export interface Answered {
+  at?: number;
+  ratio?: number;
+}
+
 export interface LoadedSession {
   header: SessionHeader; // `id`: the file's, which the writer appends to (a copy's header keeps the original's)
   /**
@@ -130,11 +136,12 @@ export interface LoadedSession {
   path: string;
   bytes: number;
   /**
-   * where the last run's prompt cache began, as far as the file tells: `upTo` messages were judged
-   * for rewrites since its first request, its last summary or a pause past the cache's lifetime,
-   * and its last request was made at `at` (ms since the epoch). Undefined when the lines read do not tell.
+   * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for
+   * rewrites since then, and its last request was made at `at` (ms since the epoch); `answers`: by the
+   * id of each request's answer, when it came and the estimate's ratio the request was built with.
+   * Undefined when the lines read do not tell.
    */
-  cache?: { upTo: number; at: number };
+  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered> };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
@@ -185,26 +192,25 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let windows: LoadedSession["windows"];
     let lastAt: number | undefined; // when the last request was made
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
-    // the newest line where the prompt cache began again (see LoadedSession.cache): the messages after it, and whether a request's answer follows it
-    let epoch: { after: number; answer: boolean } | undefined;
-    let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
+    const cache = cacheStart(); // where the prompt cache began (see LoadedSession.cache)
     let tokensPerChar: number | undefined;
     let streamed: { id: string; text: string } | undefined; // the partial lines after the last message
     let endedJobs: string[] | undefined; // the newest jobs line after the last message
     let plan: boolean | undefined;
+    const answers = new Map<string, Answered>(); // see LoadedSession.cache
+    let unrated: Answered[] = []; // the answers read since the last usage entry read: the ratio is the newest before them
+    let usedAt: number | undefined; // the usage entry read just now: the answer read next is its request's
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
-      const at = idTime(e.id);
-      const newer = usages.at(-1);
-      if (newer && at !== undefined && newer.at - at > CACHE_LIFETIME_MS) epoch ??= { after: newer.after, answer: true }; // a pause
-      if (at !== undefined) usages.push({ after: found.length, at });
+      if (e.tokens_per_char !== undefined) for (const a of unrated) a.ratio = e.tokens_per_char;
+      unrated = [];
+      usedAt = idTime(e.id);
+      lastAt ??= usedAt;
+      cache.usage(found.length);
     };
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
-      const first = usages.at(-1); // the run's first request (a model entry starts a run, a switch, a learned window)
-      if (first) epoch ??= { after: first.after, answer: true };
-      lastAt ??= usages[0]?.at;
-      usages = [];
       const m = modelOf(e);
+      cache.model(m);
       if (m.window !== undefined) (windows ??= {})[`${m.provider}/${m.model}`] ??= m.window; // read newest first
       if (!model) model = m;
       // an earlier entry may hold the window; the effort is the latest entry's (an /effort after it)
@@ -284,6 +290,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         }
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
+        const answer: Answered = usedAt === undefined ? {} : { at: usedAt };
+        if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer);
+        usedAt = undefined;
         notePointers(e.message, wanted);
       } else if (e.type === "model") modelAt(e);
       else if (e.type === "usage") usageAt(e);
@@ -291,7 +300,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       else if (e.type === "partial" && found.length === 0 && (streamed ??= { id: e.id, text: "" }).id === e.id) streamed.text = e.text + streamed.text;
       else if (e.type === "jobs" && found.length === 0) endedJobs ??= e.ended;
       else if (e.type === "compaction") {
-        epoch ??= { after: found.length, answer: false };
+        cache.summary(found.length);
         summaryAt(e, line);
       }
     }
@@ -326,9 +335,11 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const messages = foldSummary(closed.messages, gaveUp ? [] : older ? [older] : [...ending.values()].reverse(), before > 0);
     // what the read_file notes left point at that the summaries took: the view finds it with them
     const results = pointedAtIn(messages, [...pointedAt, ...chronological]);
-    lastAt ??= usages[0]?.at;
-    // counted from the end: what follows the epoch was read whole; a request's answer came after its history was judged
-    const upTo = epoch && messages.length - appended.length - epoch.after - (epoch.answer ? 1 : 0);
+    const head = before === 0 && !gaveUp;
+    const epoch = cache.end(head);
+    if (head) for (const a of unrated) a.ratio = DEFAULT_TOKENS_PER_CHAR; // the session's first requests
+    // counted from the end: what follows the epoch was read whole
+    const upTo = epoch === undefined ? undefined : messages.length - appended.length - epoch;
     return {
       header: { ...header, id: basename(path, ".jsonl") }, // the file's name is the id: a copy's header names the original
       messages,
@@ -346,7 +357,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       torn,
       path,
       bytes: size,
-      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, answers } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
       ...(endedJobs ? { endedJobs } : {}),
       ...(plan === undefined ? {} : { plan }),

@@ -1,0 +1,50 @@
+// `hey -c` within the prompt cache's lifetime (issue 23): the state of compaction.ts as the run
+// before it left it, rebuilt from the session, so the first request after the resume goes on from
+// the last request's prefix. Pure.
+import type { Message } from "../kernel/ir.ts";
+import { seenIn } from "./cut-notice.ts";
+import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps } from "./compaction.ts";
+
+/**
+ * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
+ * since the one that began it (`from.upTo` messages: the session's first, a summary, another model —
+ * not each run's start, nor a pause, which the replay rebuilds at as the run did) replayed as
+ * `prepare` chose its view, when it was made, what it left out and cut (the hold) included, with the
+ * estimate's ratio it had then. Then the first request after the resume repeats the last
+ * one before it where nothing forced a change, as the next request of one long run would, and the
+ * provider's cached prefix serves it within its lifetime.
+ */
+export function replayCache(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  from: { upTo: number; at: number; answers?: ReadonlyMap<string, { at?: number; ratio?: number }> },
+): void {
+  const { state } = deps;
+  const ratio = state.tokensPerChar; // the last response's: the next request's
+  let at = from.at; // when the request replayed was made: its answer's time, near enough for the cache's lifetime
+  const note = deps.taskNote(history); // read once, not per request
+  const replayed = { ...deps, taskNote: () => note };
+  state.rewriteUpTo = undefined;
+  state.sent = undefined;
+  state.hold = undefined;
+  state.seen = seenIn();
+  for (let h = from.upTo; h < history.length; h++) {
+    if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
+    const before = history.slice(0, h);
+    const answer = from.answers?.get(history[h]!.id);
+    state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then
+    at = Math.min(answer?.at ?? at, from.at); // a pause past the cache's lifetime rebuilds the view, as it did then
+    const { fixed, build, budgetTokens } = contextOf(before, replayed);
+    const chosen = chooseView(before, replayed, fixed, { build, budgetTokens }, at);
+    // a summary that request asked for failed (a summary's line would have begun the cache anew): the trim stood (prepare)
+    const failed = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, fixed, budgetTokens);
+    const { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
+    if (failed) state.summaryFailed = true;
+    state.rewriteUpTo = upTo;
+    state.hold = view.hold;
+    state.last = asSent(view);
+    state.sent = { messages: view.messages, count: view.messages.length, fixed, at };
+    answered(state); // each replayed request is one the model answered
+  }
+  state.tokensPerChar = ratio;
+}
