@@ -46,3 +46,19 @@ export function sharedPrefix(before: readonly Message[], after: readonly Message
   }
   return n;
 }
+
+/**
+ * The id of the last message `messages` repeats of the previous request (`sent`, its first `count`
+ * messages, with the system prompt and tools `fixed`), when a later one of those was rewritten:
+ * ModelRequest.unchangedThrough. Undefined when it repeats them all (it extends that request) or
+ * none (a summary, a trim from the start, another system prompt).
+ */
+export function unchangedThrough(
+  sent: { messages: readonly Message[]; count: number; fixed: string } | undefined,
+  messages: readonly Message[],
+  fixed: string,
+) {
+  if (sent?.fixed !== fixed) return undefined;
+  const shared = sharedPrefix(sent.messages, messages, sent.count);
+  return shared > 0 && shared < sent.count ? messages[shared - 1]!.id : undefined;
+}

@@ -28,6 +28,13 @@ export interface ModelRequest {
    * after): adapters that mark cache breakpoints mark none on it, whose cache write nothing would read.
    */
   onceTail?: true;
+  /**
+   * The id of the last message this request repeats of the previous one as it was sent, when a
+   * later one of those was rewritten (dedup, an error purge, a cut): adapters that mark cache
+   * breakpoints mark it too, so the request reads the provider's cache up to there rather than
+   * only as far as its other marks reach (Anthropic looks back about 20 blocks from a mark).
+   */
+  unchangedThrough?: string;
 }
 
 /**

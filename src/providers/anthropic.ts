@@ -71,6 +71,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
     else turns.push({ role, content: blocks });
   };
   const system = [req.system];
+  let unchanged: ContentBlockParam | undefined; // the last block of req.unchangedThrough that may carry a mark
 
   for (const m of req.messages) {
     switch (m.role) {
@@ -93,6 +94,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
         ]);
         break;
     }
+    if (m.id === req.unchangedThrough) unchanged = turns.flatMap((t) => t.content).findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
   }
 
   const { thinking, output_config, max_tokens } = anthropicEffort(opts.noThinking ? undefined : (req.effort ?? opts.effort), {
@@ -122,6 +124,10 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   answeredTurns(body);
   const sent = body.messages as Turn[];
   if (cached && !req.onceTail) markTail(sent); // a first prompt cut from the next request on: no write nothing reads
+  // where the previous request's prefix ends before a rewritten message: an entry an earlier request
+  // wrote is at or just before it, which the marks on the tail may not reach (finding it looks back
+  // about 20 blocks), and without this one everything after the system prompt is written again at 1.25×
+  if (cached && unchanged) (unchanged as { cache_control?: unknown }).cache_control = EPHEMERAL;
   if (req.note) {
     const last = sent.at(-1);
     if (last?.role === "user") last.content.push({ type: "text", text: req.note });
