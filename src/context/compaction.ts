@@ -5,7 +5,7 @@
 // fallback. The agent calls `prepare` before every model request.
 import type { Message, ToolSpec, Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
-import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix, unchangedThrough } from "./cache.ts";
+import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix, unchangedThrough, fullAt } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
 import { estimateTokens, PROTECT_TURNS, willBeCut } from "./passes.ts";
@@ -109,7 +109,7 @@ export interface Prepared {
   messages: readonly Message[];
   /** the context use (and the compress nudge) for ModelRequest.note */
   note?: string;
-  /** ModelRequest.onceTail: the last message is a first prompt sent whole this once, cut in every request after */
+  /** ModelRequest.onceTail: the request's tail goes this once (a first prompt cut in every request after, a view over the budget) */
   onceTail?: true;
   /** ModelRequest.unchangedThrough: the last message as the previous request sent it, when a later one was rewritten */
   unchangedThrough?: string;
@@ -237,7 +237,7 @@ export async function prepare(
   for (const line of heavy) deps.output.emit({ type: "notice", message: line });
   const nudge = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   const note = [...heavy, ...(nudge ? [nudge] : [])].join("\n") || undefined;
-  const once = view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens);
+  const once = fullAt(view, budgetTokens) || (view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens));
   const tail = { ...(once ? { onceTail: true as const } : {}), ...(through ? { unchangedThrough: through } : {}) };
   return { system, messages: view.messages, ...(note ? { note } : {}), ...tail, ...(usage ? { usage } : {}) };
 }

@@ -24,8 +24,10 @@ export interface ModelRequest {
    */
   note?: string;
   /**
-   * The last message goes whole this once (a first prompt over its share, cut in every request
-   * after): adapters that mark cache breakpoints mark none on it, whose cache write nothing would read.
+   * The request's tail goes as it is this once (a first prompt over its share, cut in every request
+   * after; a request over the context budget, whose newest result the next one cuts or summarizes):
+   * adapters that mark cache breakpoints mark none on its last user turn, whose cache write nothing
+   * would read, but still mark where the previous request ended, which this one reads.
    */
   onceTail?: true;
   /**

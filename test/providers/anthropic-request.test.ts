@@ -508,6 +508,14 @@ test("a request that rewrote an earlier message (unchangedThrough) marks the las
   expect(JSON.stringify(body.messages)).toContain('"text":"ok","cache_control"');
 });
 
+test("a tail sent this once (onceTail) later in a conversation: no mark on it, but the mark where the previous request ended stays, so this one still reads the cache", async () => {
+  const call: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }] };
+  const result: Message = { id: "r1", role: "tool", toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "a huge read" }] };
+  const body = await bodyOf({ system: "sys", messages: [user("go"), call, result], tools: [READ], onceTail: true });
+  const turns = body.messages as { content: { cache_control?: unknown }[] }[];
+  expect(turns.map((t) => t.content.some((b) => b.cache_control))).toEqual([true, false, false]);
+});
+
 describe("thinking of earlier turns", () => {
   const earlier: Message[] = [
     user("first"),

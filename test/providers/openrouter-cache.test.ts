@@ -121,3 +121,13 @@ test("a request that rewrote an earlier message (unchangedThrough) also marks th
   expect(marked("a2")).toEqual([0, 3, 5, 7]);
   expect(marked()).toEqual([0, 5, 7]);
 });
+
+test("a tail sent this once (onceTail): no mark on it, the previous request's end still marked", () => {
+  const messages: Message[] = [
+    userMessage("go"),
+    { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "call_1", name: "read_file", arguments: "{}" }] },
+    { id: "t1", role: "tool", toolCallId: "call_1", content: [{ type: "text", text: "a huge read" }] },
+  ];
+  const sent = toRequest({ system: SYSTEM, messages, tools, onceTail: true }, { model: "anthropic/claude-sonnet-4.5", cacheMarks: true }).messages as Sent[];
+  expect(sent.flatMap((m, i) => (Array.isArray(m.content) && m.content.some((p) => p.cache_control) ? [i] : []))).toEqual([0, 1]);
+});
