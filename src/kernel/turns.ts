@@ -68,7 +68,7 @@ export interface RequestContext {
   tools: Tool[];
   /** ModelRequest.note: the context use, sent after the last message */
   note?: string;
-  /** ModelRequest.onceTail: the last message goes whole this once */
+  /** ModelRequest.onceTail: the request's tail goes this once (no cache write for it) */
   onceTail?: true;
   /** ModelRequest.unchangedThrough: the last message as the previous request sent it, before a rewritten one */
   unchangedThrough?: string;

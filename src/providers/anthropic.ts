@@ -140,10 +140,11 @@ const EPHEMERAL = { type: "ephemeral" } as const;
 
 /**
  * Prompt-cache breakpoints on the conversation (the system prompt holds a third, and a request
- * that rewrote an earlier message the fourth: toRequest's `unchanged`; the API allows four): the last block of the last user turn, so the next request reads everything up to it, and
- * the last block of the user turn before the last assistant turn — where the previous request
- * ended — so this request reads that entry even when more than the API's 20-block look-back was
- * added since (many parallel tool results). `tail` false (ModelRequest.onceTail): that one only.
+ * that rewrote an earlier message the fourth: toRequest's `unchanged`; the API allows four): the
+ * last block of the last user turn, so the next request reads everything up to it, and the last
+ * block of the user turn before the last assistant turn — where the previous request ended — so
+ * this request reads that entry even when more than the API's 20-block look-back was added since
+ * (many parallel tool results). `tail` false (ModelRequest.onceTail): that one only.
  */
 function markTail(turns: Turn[], tail: boolean): void {
   const users = turns.flatMap((t, i) => (t.role === "user" ? [i] : []));
