@@ -3,6 +3,7 @@
 // handles) costs a cache miss for everything after it. These pure functions tell when the cache is
 // broken anyway (rewrites then cost nothing extra) and when a rewrite pays for itself. Pure.
 import type { Message, Protocol } from "../kernel/ir.ts";
+import type { ContextView } from "./view.ts";
 
 /** How long a provider keeps a prefix (Anthropic's default lifetime; OpenAI keeps them 5–10 minutes). */
 export const CACHE_LIFETIME_MS = 5 * 60_000;
@@ -45,4 +46,33 @@ export function sharedPrefix(before: readonly Message[], after: readonly Message
     if (a !== b && (a.id !== b.id || JSON.stringify(a) !== JSON.stringify(b))) return i;
   }
   return n;
+}
+
+/**
+ * The id of the last message `messages` repeats of the previous request (`sent`, its first `count`
+ * messages, with the system prompt and tools `fixed`), when a later one of those was rewritten:
+ * ModelRequest.unchangedThrough. Undefined when it repeats them all (it extends that request) or
+ * none (a summary, a trim from the start, another system prompt).
+ */
+export function unchangedThrough(
+  sent: { messages: readonly Message[]; count: number; fixed: string } | undefined,
+  messages: readonly Message[],
+  fixed: string,
+) {
+  if (sent?.fixed !== fixed) return undefined;
+  const shared = sharedPrefix(sent.messages, messages, sent.count);
+  return shared > 0 && shared < sent.count ? messages[shared - 1]!.id : undefined;
+}
+
+/**
+ * Whether the next request cannot repeat the tail of `view` (ModelRequest.onceTail): the view is
+ * over the budget, or its newest results were cut to fit it (a read larger than the window). The
+ * next request adds to a context already full, so it cuts those results or summarizes, and a cache
+ * write of them (1.25× on Anthropic) would be read by none (x134: at a 16k window caching cost 114 %
+ * of sending uncached).
+ */
+export function fullAt(view: ContextView, budgetTokens: number): boolean {
+  if (view.estimate > budgetTokens) return true;
+  const newest = view.messages.slice(view.messages.findLastIndex((m) => m.role === "assistant") + 1);
+  return newest.some((m) => m.role === "tool" && view.hold.cut.has(m.id));
 }

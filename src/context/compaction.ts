@@ -3,12 +3,12 @@
 // earlier messages may happen), the token estimate corrected by what the provider reports, the
 // model's window (window.ts), and summary compaction through the provider with a deterministic
 // fallback. The agent calls `prepare` before every model request.
-import { textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
+import type { Message, ToolSpec, Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
-import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
+import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix, unchangedThrough, fullAt } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
-import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
+import { estimateTokens, PROTECT_TURNS, willBeCut } from "./passes.ts";
 import { compactRange, summaryCost } from "./summary-request.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { summaryWorth } from "./summary-worth.ts";
@@ -109,8 +109,10 @@ export interface Prepared {
   messages: readonly Message[];
   /** the context use (and the compress nudge) for ModelRequest.note */
   note?: string;
-  /** ModelRequest.onceTail: the last message is a first prompt sent whole this once, cut in every request after */
+  /** ModelRequest.onceTail: the request's tail goes this once (a first prompt cut in every request after, a view over the budget) */
   onceTail?: true;
+  /** ModelRequest.unchangedThrough: the last message as the previous request sent it, when a later one was rewritten */
+  unchangedThrough?: string;
   /** what a summary request spent, when one was made */
   usage?: Usage;
 }
@@ -222,6 +224,7 @@ export async function prepare(
   state.hold = view.hold;
   // asked once the summary or trim is chosen: a list catching up goes out with it, not a request later (a second cache miss)
   const system = deps.system(view.messages);
+  const through = unchangedThrough(state.sent, view.messages, fixed);
   state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now };
   // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone;
   // and only once hey's own summary failed. While summaries work, a model that obeyed the nudge from 70 % of the
@@ -233,15 +236,10 @@ export async function prepare(
   for (const line of heavy) deps.output.emit({ type: "notice", message: line });
   const nudge = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   const note = [...heavy, ...(nudge ? [nudge] : [])].join("\n") || undefined;
-  const once = view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens);
-  return { system, messages: view.messages, ...(note ? { note } : {}), ...(once ? { onceTail: true as const } : {}), ...(usage ? { usage } : {}) };
+  const once = fullAt(view, budgetTokens) || (view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens));
+  const tail = { ...(once ? { onceTail: true as const } : {}), ...(through ? { unchangedThrough: through } : {}) };
+  return { system, messages: view.messages, ...(note ? { note } : {}), ...tail, ...(usage ? { usage } : {}) };
 }
-
-/** Whether a first prompt, answered, is cut in the requests after (passes.ts trimFirstPrompt). */
-const willBeCut = (first: Message, budgetTokens: number) => {
-  const text = textOf(first);
-  return text.length > firstPromptKeep(text, budgetTokens);
-};
 
 /**
  * A rewrite the budget forces (dedup over the whole history) stands instead of a summary only when

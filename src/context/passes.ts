@@ -324,3 +324,9 @@ function suffixText(m: Message, handle: string): Message {
   const content = m.content.map((p, i) => (i === last && p.type === "text" ? { ...p, text: p.text === "" ? handle : `${p.text}\n${handle}` } : p));
   return { ...m, content };
 }
+
+/** Whether a first prompt, answered, is cut in the requests after (trimFirstPrompt). */
+export function willBeCut(first: Message, budgetTokens: number): boolean {
+  const text = textOf(first);
+  return text.length > firstPromptKeep(text, budgetTokens);
+}

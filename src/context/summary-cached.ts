@@ -50,7 +50,7 @@ export function cachedSummaryRequest(
   const ids = new Set(sent.map((m) => m.id));
   if (range.messages.length === 0 || range.messages.some((m) => !ids.has(m.id))) return undefined;
   const ask = summaryAsk(sent, range, opts.instructions);
-  const { note: _note, onceTail: _once, maxTokens: _max, ...kept } = last.request;
+  const { note: _note, onceTail: _once, unchangedThrough: _through, maxTokens: _max, ...kept } = last.request;
   // the ask as the request's note, after what the cache holds: Anthropic and chat put it inside the last user or
   // tool turn (a user message of its own after tool results is refused by strict servers, Mistral: "Unexpected
   // role 'user' after role 'tool'"), Gemini and Responses in a user message of its own after it

@@ -24,10 +24,19 @@ export interface ModelRequest {
    */
   note?: string;
   /**
-   * The last message goes whole this once (a first prompt over its share, cut in every request
-   * after): adapters that mark cache breakpoints mark none on it, whose cache write nothing would read.
+   * The request's tail goes as it is this once (a first prompt over its share, cut in every request
+   * after; a request over the context budget, whose newest result the next one cuts or summarizes):
+   * adapters that mark cache breakpoints mark none on its last user turn, whose cache write nothing
+   * would read, but still mark where the previous request ended, which this one reads.
    */
   onceTail?: true;
+  /**
+   * The id of the last message this request repeats of the previous one as it was sent, when a
+   * later one of those was rewritten (dedup, an error purge, a cut): adapters that mark cache
+   * breakpoints mark it too, so the request reads the provider's cache up to there rather than
+   * only as far as its other marks reach (Anthropic looks back about 20 blocks from a mark).
+   */
+  unchangedThrough?: string;
 }
 
 /**

@@ -68,8 +68,10 @@ export interface RequestContext {
   tools: Tool[];
   /** ModelRequest.note: the context use, sent after the last message */
   note?: string;
-  /** ModelRequest.onceTail: the last message goes whole this once */
+  /** ModelRequest.onceTail: the request's tail goes this once (no cache write for it) */
   onceTail?: true;
+  /** ModelRequest.unchangedThrough: the last message as the previous request sent it, before a rewritten one */
+  unchangedThrough?: string;
   /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
   usage?: Usage;
 }
@@ -249,6 +251,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       ...(handOff ? { toolChoice: "none" as const } : {}),
       ...(context.note ? { note: context.note } : {}),
       ...(context.onceTail ? { onceTail: true as const } : {}),
+      ...(context.unchangedThrough ? { unchangedThrough: context.unchangedThrough } : {}),
       ...(effort !== undefined ? { effort } : {}),
     };
     return { context, reply: await requestWithRetry(request, { ...deps, provider }, spend) };

@@ -71,6 +71,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
     else turns.push({ role, content: blocks });
   };
   const system = [req.system];
+  let unchanged: ContentBlockParam | undefined; // the last block of req.unchangedThrough that may carry a mark
 
   for (const m of req.messages) {
     switch (m.role) {
@@ -93,6 +94,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
         ]);
         break;
     }
+    if (m.id === req.unchangedThrough) unchanged = turns.flatMap((t) => t.content).findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
   }
 
   const { thinking, output_config, max_tokens } = anthropicEffort(opts.noThinking ? undefined : (req.effort ?? opts.effort), {
@@ -121,7 +123,11 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   if (opts.dropMismatched) dropMismatched(body);
   answeredTurns(body);
   const sent = body.messages as Turn[];
-  if (cached && !req.onceTail) markTail(sent); // a first prompt cut from the next request on: no write nothing reads
+  if (cached) markTail(sent, !req.onceTail); // a tail the next request cuts: no write nothing reads
+  // where the previous request's prefix ends before a rewritten message: an entry an earlier request
+  // wrote is at or just before it, which the marks on the tail may not reach (finding it looks back
+  // about 20 blocks), and without this one everything after the system prompt is written again at 1.25×
+  if (cached && unchanged) (unchanged as { cache_control?: unknown }).cache_control = EPHEMERAL;
   if (req.note) {
     const last = sent.at(-1);
     if (last?.role === "user") last.content.push({ type: "text", text: req.note });
@@ -133,18 +139,19 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
 const EPHEMERAL = { type: "ephemeral" } as const;
 
 /**
- * Prompt-cache breakpoints on the conversation (the system prompt holds a third; the API allows
- * four): the last block of the last user turn, so the next request reads everything up to it, and
- * the last block of the user turn before the last assistant turn — where the previous request
- * ended — so this request reads that entry even when more than the API's 20-block look-back was
- * added since (many parallel tool results).
+ * Prompt-cache breakpoints on the conversation (the system prompt holds a third, and a request
+ * that rewrote an earlier message the fourth: toRequest's `unchanged`; the API allows four): the
+ * last block of the last user turn, so the next request reads everything up to it, and the last
+ * block of the user turn before the last assistant turn — where the previous request ended — so
+ * this request reads that entry even when more than the API's 20-block look-back was added since
+ * (many parallel tool results). `tail` false (ModelRequest.onceTail): that one only.
  */
-function markTail(turns: Turn[]): void {
+function markTail(turns: Turn[], tail: boolean): void {
   const users = turns.flatMap((t, i) => (t.role === "user" ? [i] : []));
   const last = users.at(-1);
   if (last === undefined) return;
   const previous = users.findLast((i) => i < last && turns.slice(i + 1, last).some((t) => t.role === "assistant"));
-  for (const i of previous === undefined ? [last] : [previous, last]) {
+  for (const i of [...(previous === undefined ? [] : [previous]), ...(tail ? [last] : [])]) {
     const block = turns[i]!.content.at(-1) as { cache_control?: unknown } | undefined;
     if (block) block.cache_control = EPHEMERAL;
   }

@@ -19,19 +19,26 @@ export const takesCacheMarks = (host: string, model: string) => (host === "openr
  * markTail does: the last message of the last user turn (a user message or the tool results after
  * an assistant turn), so the next request reads everything up to it, and the last of the user turn
  * before the last assistant turn, where the previous request ended, for a request that added more
- * blocks than Anthropic's 20-block look-back. Three breakpoints of the four allowed. `tail` false:
- * the system prompt only (a first prompt sent whole this once, whose write nothing would read).
+ * blocks than Anthropic's 20-block look-back. `tail` false: not the last (ModelRequest.onceTail:
+ * a tail sent this once, whose write nothing would read). `unchanged`: the index of the last
+ * message the previous request sent as it is now, when a later one was rewritten
+ * (ModelRequest.unchangedThrough): the last user or tool message up to it is marked too, the fourth
+ * breakpoint, so the request reads the cache up to there rather than only the system prompt when
+ * the rewrite is far back.
  *
  * The system, user and tool messages all go as text parts whether marked or not, so each request
  * is the last one's extension but for where the markers sit, which the cache does not key on.
  * An empty text stays a string: Anthropic refuses an empty text block.
  */
-export function markCacheBreakpoints(messages: ChatMessage[], tail: boolean): void {
+export function markCacheBreakpoints(messages: ChatMessage[], tail: boolean, unchanged?: number): void {
   const system = messages.findIndex((m) => m.role === "system" || m.role === "developer");
   for (const [i, m] of messages.entries())
     if ((m.role === "user" || m.role === "tool" || i === system) && typeof m.content === "string" && m.content !== "")
       m.content = [{ type: "text", text: m.content }];
-  const marked = tail ? turnEnds(messages).slice(-2) : [];
+  const marked = turnEnds(messages).slice(-2, tail ? undefined : -1);
+  const before =
+    unchanged === undefined ? -1 : messages.findLastIndex((m, i) => i <= unchanged && (m.role === "user" || m.role === "tool") && Array.isArray(m.content));
+  if (before >= 0) marked.unshift(before);
   for (const i of system >= 0 ? [system, ...marked] : marked) {
     const content = messages[i]!.content;
     const part = Array.isArray(content) ? (content as Part[]).findLast((p) => p.type === "text") : undefined;

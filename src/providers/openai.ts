@@ -85,6 +85,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const wireId = opts.nineCharIds ? nineCharId : (id: string) => id;
   const toolImages = !opts.noImages && !opts.toolImagesAsText;
   let shown: (ImagePart | DocumentPart)[] = [];
+  let unchanged: number | undefined; // the chat message req.unchangedThrough ends in
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
@@ -123,10 +124,11 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         break;
       }
     }
+    if (m.id === req.unchangedThrough) unchanged = messages.length - 1;
   });
 
   // an agent request marks what the next request will repeat; a summary's is never repeated
-  if (opts.cacheMarks && req.tools.length > 0) markCacheBreakpoints(messages, !req.onceTail);
+  if (opts.cacheMarks && req.tools.length > 0) markCacheBreakpoints(messages, !req.onceTail, unchanged);
   if (req.note) appendNote(messages, req.note);
 
   const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages, stream: true };

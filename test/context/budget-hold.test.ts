@@ -119,3 +119,15 @@ test("the first request of a pasted first prompt over its share says it goes who
   const short = depsFor(summarizer("x"), 20_000);
   expect((await prepare([{ id: "u", role: "user", content: [{ type: "text", text: "fix the build" }] }], short, signal)).onceTail).toBeUndefined();
 });
+
+test("a request whose newest result leaves the context over the budget says its tail goes this once (no cache write the next request, which cuts it, would read); one within the budget does not", async () => {
+  const call = (id: string, chars: number): Message[] => [
+    { id: `a${id}`, role: "assistant", content: [], toolCalls: [{ id, name: "bash", arguments: `{"command":"cat ${id}"}` }] },
+    { id: `r${id}`, role: "tool", toolCallId: id, toolName: "bash", content: [{ type: "text", text: `${id} ${"output line\n".repeat(chars / 12)}` }] },
+  ];
+  const history: Message[] = [{ id: "u", role: "user", content: [{ type: "text", text: "look at the logs" }] }, ...call("small", 2_400)];
+  const deps = depsFor(summarizer("x"), 10_000);
+  expect((await prepare(history, deps, signal)).onceTail).toBeUndefined();
+  history.push(...call("big", 60_000)); // ~15k tokens: the newest result goes whole, over the 10k budget
+  expect((await prepare(history, deps, signal)).onceTail).toBe(true);
+});

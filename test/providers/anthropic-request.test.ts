@@ -480,6 +480,42 @@ test("a first prompt sent whole this once (onceTail) gets no cache breakpoint: t
   expect(marks(await bodyOf({ system: "sys", messages: [user("a pasted log")], tools: [READ] }))).toBe(1);
 });
 
+test("a request that rewrote an earlier message (unchangedThrough) marks the last block before it too, as well as the tail: the cache reads up to there", async () => {
+  const call = (id: string): Message => ({
+    id: `a${id}`,
+    role: "assistant",
+    content: [signed("Think.", "EoQDsig")],
+    toolCalls: [{ id, name: "read_file", arguments: "{}" }],
+  });
+  const result = (id: string, text: string): Message => ({
+    id: `r${id}`,
+    role: "tool",
+    toolCallId: id,
+    toolName: "read_file",
+    content: [{ type: "text", text }],
+  });
+  const messages = [user("go"), call("c1"), result("c1", "one"), call("c2"), result("c2", "[pruned]"), call("c3"), result("c3", "three")];
+  const marked = (body: Record<string, unknown>) =>
+    (body.messages as { content: { type: string; cache_control?: unknown; id?: string; tool_use_id?: string }[] }[])
+      .flatMap((t) => t.content)
+      .flatMap((b) => (b.cache_control ? [b.id ?? b.tool_use_id ?? b.type] : []));
+  // the tool call of c2 is the last message as the previous request sent it; its result was pruned since
+  expect(marked(await bodyOf({ system: "sys", messages, tools: [READ], unchangedThrough: "ac2" }))).toEqual(["c2", "c2", "c3"]);
+  expect(marked(await bodyOf({ system: "sys", messages, tools: [READ] }))).toEqual(["c2", "c3"]);
+  // never on thinking, which takes no mark: the block before it instead
+  const thinking = [user("go"), { id: "t", role: "assistant" as const, content: [signed("Think.", "EoQDsig"), { type: "text" as const, text: "ok" }] }];
+  const body = await bodyOf({ system: "sys", messages: [...thinking, user("more")], tools: [READ], unchangedThrough: "t" }, { effort: "high" });
+  expect(JSON.stringify(body.messages)).toContain('"text":"ok","cache_control"');
+});
+
+test("a tail sent this once (onceTail) later in a conversation: no mark on it, but the mark where the previous request ended stays, so this one still reads the cache", async () => {
+  const call: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }] };
+  const result: Message = { id: "r1", role: "tool", toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "a huge read" }] };
+  const body = await bodyOf({ system: "sys", messages: [user("go"), call, result], tools: [READ], onceTail: true });
+  const turns = body.messages as { content: { cache_control?: unknown }[] }[];
+  expect(turns.map((t) => t.content.some((b) => b.cache_control))).toEqual([true, false, false]);
+});
+
 describe("thinking of earlier turns", () => {
   const earlier: Message[] = [
     user("first"),

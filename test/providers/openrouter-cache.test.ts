@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { userMessage, type Message, type Usage } from "../../src/kernel/ir.ts";
 import type { ModelRequest, StreamEvent } from "../../src/kernel/provider.ts";
-import { createOpenAIProvider } from "../../src/providers/openai.ts";
+import { createOpenAIProvider, toRequest } from "../../src/providers/openai.ts";
 import type { Compat } from "../../src/providers/common.ts";
 import { drain } from "../helpers/drain.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -104,4 +104,30 @@ test("another model on openrouter.ai, and Claude on another gateway, get no mark
   expect(asked.sent.map((m) => marks(m).length)).toEqual([2, 3]);
   const off = await loop("anthropic/claude-sonnet-4.5", 1, { compat: { cacheControl: false } });
   expect(off.sent.flatMap(marks)).toEqual([]);
+});
+
+test("a request that rewrote an earlier message (unchangedThrough) also marks the last tool or user message before it, so Claude behind the gateway reads the cache up to there", () => {
+  const call = (i: number): Message => ({ id: `a${i}`, role: "assistant", content: [], toolCalls: [{ id: `call_${i}`, name: "read_file", arguments: "{}" }] });
+  const result = (i: number, text: string): Message => ({ id: `t${i}`, role: "tool", toolCallId: `call_${i}`, content: [{ type: "text", text }] });
+  const messages = [userMessage("go"), call(1), result(1, "one"), call(2), result(2, "[pruned]"), call(3), result(3, "three")];
+  const marked = (unchangedThrough?: string) =>
+    (
+      toRequest(
+        { system: SYSTEM, messages, tools, ...(unchangedThrough ? { unchangedThrough } : {}) },
+        { model: "anthropic/claude-sonnet-4.5", cacheMarks: true },
+      ).messages as Sent[]
+    ).flatMap((m, i) => (Array.isArray(m.content) && m.content.some((p) => p.cache_control) ? [i] : []));
+  // the call of read 2 is the last message the previous request sent as it is now: marked at read 1's result before it
+  expect(marked("a2")).toEqual([0, 3, 5, 7]);
+  expect(marked()).toEqual([0, 5, 7]);
+});
+
+test("a tail sent this once (onceTail): no mark on it, the previous request's end still marked", () => {
+  const messages: Message[] = [
+    userMessage("go"),
+    { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "call_1", name: "read_file", arguments: "{}" }] },
+    { id: "t1", role: "tool", toolCallId: "call_1", content: [{ type: "text", text: "a huge read" }] },
+  ];
+  const sent = toRequest({ system: SYSTEM, messages, tools, onceTail: true }, { model: "anthropic/claude-sonnet-4.5", cacheMarks: true }).messages as Sent[];
+  expect(sent.flatMap((m, i) => (Array.isArray(m.content) && m.content.some((p) => p.cache_control) ? [i] : []))).toEqual([0, 1]);
 });
