@@ -10,7 +10,7 @@ import { errorText } from "../kernel/errors.ts";
 import type { Captured } from "./capture.ts";
 import { ensurePrivateDir, keepUnderCeiling, keptAtExit, whileWritten } from "./outputs.ts";
 import type { Finished } from "./run-process.ts";
-import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
+import { hiddenBytes, hiddenChunks, PIECE_BYTES } from "./saved-output.ts";
 import { collectAsRead } from "./garbage-watch.ts";
 
 /**
@@ -72,7 +72,7 @@ async function write(path: string, run: Finished, exitCode: number, hide: ((text
     if (c.spill && hide)
       for await (const piece of hiddenChunks(fileChunks(c.spill, buffer), hide)) {
         await file.write(piece);
-        // each 1 MB piece leaves its text, its copy and the regexes' strings behind (~3 MB)
+        // each piece leaves its text, its copy and the regexes' strings behind
         collectAsRead(piece.length);
       }
     else if (c.spill) for await (const chunk of fileChunks(c.spill, buffer)) await file.write(chunk);
@@ -103,10 +103,10 @@ async function madeNewest(path: string): Promise<number | undefined> {
 }
 
 /**
- * A spill file is read this much at a time, into one buffer (fs/file-chunks.ts): 50 reads of a
- * 50 MB output instead of 800, and no chunk left behind for the collector.
+ * A spill file is read a piece at a time (saved-output.ts), into one buffer (fs/file-chunks.ts):
+ * 200 reads of a 50 MB output instead of 800, and no chunk left behind for the collector.
  */
-const READ_BYTES = 1 << 20;
+const READ_BYTES = PIECE_BYTES;
 
 /** The full outputs saved this run, by their folder and contentHash. */
 const savedAlready = new Map<string, string>();
