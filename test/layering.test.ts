@@ -113,6 +113,7 @@ const EDGES = new Set([
   "tools/bash.ts",
   "tools/capture.ts",
   "tools/command-result.ts",
+  "tools/garbage-watch.ts",
   "tools/group-guard.ts",
   "tools/job-log.ts",
   "tools/job-object.ts",

@@ -9,6 +9,7 @@ import type { Hidden } from "./bash-output.ts";
 import { errorText } from "../kernel/errors.ts";
 import { cutEdges, decodeOutput } from "../fs/output-text.ts";
 import { copyBytes } from "../fs/fd-bytes.ts";
+import { collectAsRead } from "./garbage-watch.ts";
 
 export interface CaptureLimits {
   /** beyond this many bytes the stream spills to a file */
@@ -174,6 +175,7 @@ export function capture(
     }
     file.write(chunk);
     keepTail(chunk);
+    collectAsRead(chunk.length); // the chunks a fast command prints pile up past the tail kept: 50 MB of `cat` peaked ~20 MB higher
   };
   let later: Writer | undefined;
   let ended = false;

@@ -13,6 +13,7 @@ import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { ensurePrivateDir, removedAtExit, unsavedNotice } from "./outputs.ts";
 import { saveFullOutput } from "./save-full-output.ts";
+import { collectAsRead } from "./garbage-watch.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
 import { type FilterWatch, filterCannotRun } from "./filter-watch.ts";
@@ -272,6 +273,7 @@ async function* chunksOf(c: Captured, signal: AbortSignal): AsyncGenerator<strin
   try {
     for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) {
       signal.throwIfAborted();
+      collectAsRead(n); // each piece's text is garbage once the filter has read it
       yield decoder.decode(buffer.subarray(0, n)).replaceAll("\0", "\\0");
     }
     yield decoder.decode(new Uint8Array(0), false);
