@@ -4,6 +4,7 @@
 import { homedir } from "node:os";
 import { driveUpper, homeOf, places, projectRoot, type Places } from "./fs/places.ts";
 import { realDir, rootProbe, startProbing, storedCase } from "./fs/root-probe.ts";
+import { rememberWorkDir } from "./fs/work-dir.ts";
 
 export { rootProbe, startProbing };
 
@@ -11,5 +12,6 @@ export { rootProbe, startProbing };
 export function here(): Places {
   const home = realDir(driveUpper(homeOf(process.env, process.platform, homedir), process.platform)); // as cwd is named: links resolved
   const cwd = storedCase(driveUpper(process.cwd(), process.platform));
+  rememberWorkDir(cwd); // a project moved while hey runs is found out before a write would make it again (fs/work-dir.ts)
   return places(process.env, home, cwd, process.platform, projectRoot(cwd, home, rootProbe));
 }
