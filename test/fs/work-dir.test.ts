@@ -3,13 +3,15 @@
 // old path. hey never changes its own working directory, so Linux's /proc/self/cwd says where the
 // project went: these tests start "hey" in the directory they move.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, renameSync, rmdirSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { movedFrom, movedLine, rememberWorkDir } from "../../src/fs/work-dir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { commandContext } from "../../src/command-context.ts";
 import type { Places } from "../../src/fs/places.ts";
 import type { Runtime } from "../../src/runtime.ts";
+import { cannotRun, runShellCommand } from "../../src/ui/shell-command.ts";
+import { systemShell } from "../../src/tools/bash.ts";
 
 const startDir = process.cwd();
 const made: ReturnType<typeof tempDir>[] = [];
@@ -79,4 +81,14 @@ test("/reload in a project moved since hey started changes nothing and says why:
     errors: [`the project moved: ${dir} is not the directory hey started in (that one is now ${join(base, "p6b")}?) — restart hey in the one you mean`],
     warnings: [],
   });
+});
+
+test("!COMMAND in a project moved since hey started is not run: the line says where it went", async () => {
+  const { base, dir } = started();
+  renameSync(dir, join(base, "p6b"));
+  const run = runShellCommand("touch made", { shell: systemShell(), env: process.env, cwd: dir, signal: new AbortController().signal, show: () => {} });
+  const line = `the project moved: ${dir} no longer exists (now ${join(base, "p6b")}?) — restart hey there`;
+  await expect(run).rejects.toThrow(line);
+  expect(cannotRun("sh", dir, new Error("spawn failed"))).toBe(`hey: ${line}`);
+  expect(readdirSync(join(base, "p6b"))).toEqual([]);
 });
