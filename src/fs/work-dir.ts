@@ -24,7 +24,9 @@ export function movedFrom(dir: string): string | undefined {
   if (id === undefined) return undefined;
   const now = idOf(dir);
   if (now === id) return undefined;
-  return movedLine(dir, now === undefined ? "gone" : "other", whereNow());
+  const where = whereNow();
+  if (where === dir) return undefined; // the system still names hey's directory so: a FUSE file system (sshfs) may number its inodes afresh
+  return movedLine(dir, now === undefined ? "gone" : "other", where);
 }
 
 /**
