@@ -11,6 +11,7 @@ import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
 import { calledTools, capFor, overCap } from "./mcp/tool-cap.ts";
 import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
+import { movedFrom } from "./fs/work-dir.ts";
 import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
 import { notedSkills } from "./prompt/skill-listing.ts";
@@ -39,7 +40,10 @@ export function commandContext(
     providers: () => runtime.settings.providers,
     fallbacks: () => runtime.settings.fallbacks?.models ?? [],
     switchModel: runtime.switchModel,
-    reload: () => runtime.reload(ask),
+    reload: async () => {
+      const moved = movedFrom(here.cwd); // what it would read and trust at the old path is not the project's
+      return moved ? { ok: false, changes: [], errors: [moved], warnings: [] } : runtime.reload(ask);
+    },
     setTrust: (trusted: boolean) => runtime.setTrust(trusted, ask), // /trust lists what it would run and asks
     earlierRuns: runtime.earlierRuns,
     uncounted: () => uncountedLine(runtime.mcp.status()),

@@ -184,7 +184,7 @@ export async function assemble(
     // the directories the tools find programs in (absolute ones: `.` would guard the project): no write may land there while a list is set
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
-    const bases = serverBases(s.mcp.servers, projectRoots(here), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
+    const bases = serverBases(s.mcp.servers, projectRoots(here, realTarget), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
     const place = { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, gitEnv: commandEnv, bases };
     const permission = permissionRules(s.permission, shell, place);
     const hide = (t: string) => redactText(t, redaction); // a full output saved, a read_file window into a key: hidden as results are
@@ -366,7 +366,7 @@ export async function assemble(
 function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts): Servers {
   const { env } = start;
   const { settings } = start.config;
-  const roots = projectRoots(here); // none where the project root holds hey's own files (mcp/answers.ts)
+  const roots = projectRoots(here, realTarget); // none where the project root holds hey's own files (mcp/answers.ts)
   const servers = { ports } as Servers; // each call reads `servers.ports`: the run's now
   servers.manager = createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins, onDemand: start.command },

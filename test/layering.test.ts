@@ -70,6 +70,7 @@ const EDGES = new Set([
   "fs/fd-bytes.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",
+  "fs/work-dir.ts",
   "fs/dir-names.ts",
   "mcp/child.ts",
   "mcp/client.ts",

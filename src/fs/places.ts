@@ -113,9 +113,13 @@ export function driveUpper(path: string, platform: string): string {
  * user folder, %USERPROFILE%, whatever HOME says: Git Bash, MSYS2 and Cygwin set HOME to their own
  * home (`C:\msys64\home\ann`), and hey's config, sessions and trust would change with the terminal
  * that started it (Claude Code and Codex take the user folder too). Elsewhere HOME, as a shell's `~`.
+ * Without a trailing separator (`HOME=/home/ann/`): home is compared with directories as a string
+ * (projectRoot), and `/home/ann/` never equalled `/home/ann`, so home became a project.
  */
 export function homeOf(env: Env, platform: string, fallback: () => string): string {
-  return (platform === "win32" ? env.USERPROFILE : env.HOME) || fallback();
+  const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || fallback();
+  // the root itself (`/`, `C:\`) keeps its separator
+  return home.replace(platform === "win32" ? /(?<=[^\\/:])[\\/]+$/ : /(?<=[^/])\/+$/, "");
 }
 
 /** The value when it is an absolute path (a Windows drive path counts on every host), else undefined. */

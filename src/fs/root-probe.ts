@@ -40,6 +40,23 @@ export function storedCase(dir: string, platform: string = process.platform): st
   }
 }
 
+/**
+ * `dir` as the file system names it, its links resolved, as process.cwd() names the launch
+ * directory (x136): a home reached through a link (FreeBSD's /home -> /usr/home, an NFS automount)
+ * never equalled an ancestor of the launch directory, so the project search ran past home and took
+ * ~ for the project, and hey's own folders under ~ did not look inside it. On Windows, storedCase:
+ * a junction or a mapped drive is kept as named, as the launch directory is. `dir` itself when it
+ * cannot be resolved (not there). Never throws.
+ */
+export function realDir(dir: string, platform: string = process.platform): string {
+  if (platform === "win32") return storedCase(dir, platform);
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
 function kind(path: string) {
   try {
     return lookAt(path);

@@ -112,11 +112,14 @@ export function serverBases(
  * The project root as the root hey names to servers, unless it holds hey's own configuration or
  * state (`configDir`, `stateDir`: hey started in the home directory, or at /): a server working in
  * its client's roots (the filesystem server without arguments) could then rewrite hey's config and
- * approvals record, which the agent may not change. Then none: such a server works nowhere.
+ * approvals record, which the agent may not change. Then none: such a server works nowhere. `real`
+ * names each directory as the file system does (links resolved, also below a part not made yet):
+ * an XDG_CONFIG_HOME or a home reached through a link is inside the root all the same.
  */
-export function projectRoots(here: { root: string; configDir: string; stateDir: string }): string[] {
+export function projectRoots(here: { root: string; configDir: string; stateDir: string }, real = (dir: string) => dir): string[] {
+  const root = real(here.root);
   const holds = (dir: string) => {
-    const below = relative(here.root, dir);
+    const below = relative(root, real(dir));
     return below === "" || (!below.startsWith("..") && !isAbsolute(below));
   };
   return holds(here.configDir) || holds(here.stateDir) ? [] : [here.root];

@@ -10,6 +10,7 @@ import { abortReason, type Tool, type ToolContext, type ToolResult } from "../ke
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
 import { places } from "../fs/places.ts";
 import { goneDirectory } from "../fs/dir-problem.ts";
+import { movedFrom } from "../fs/work-dir.ts";
 import { runProcess } from "./run-process.ts";
 import { unguardedNotice } from "./group-guard.ts";
 import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
@@ -117,6 +118,8 @@ async function runBash(
 ): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
+  const moved = movedFrom(ctx.cwd); // run at the old path, a command would work in a ghost of the project, or fail as a missing shell
+  if (moved) return { output: `bash: not run: ${moved}`, isError: true };
   const small = unitRefusal(asked);
   if (small) return { output: small, isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;

@@ -17,6 +17,7 @@ import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
 import { ENCODING_NAME, encodeText, keptStrays, shownText, utf8Pieces } from "../fs/text-encoding.ts";
 import { EDIT_MAX_BYTES, hashing, readForEdit, tooBig } from "./edit-file.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
+import { movedFrom } from "../fs/work-dir.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -61,6 +62,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       if (path === "") return toolError("edit: `path` must be a non-empty string");
       if (oldArg === "") return toolError("edit: `old_string` is empty; use write_file to create a file or replace all of it");
       if (oldArg === newArg) return toolError("edit: old_string and new_string are identical; nothing to change");
+      const moved = movedFrom(ctx.cwd); // said as what it is, not as a file not found
+      if (moved) return toolError(`edit: ${path} not changed: ${moved}`);
 
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`edit: ${where.error}`);

@@ -15,6 +15,7 @@ import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { creationRefusal } from "./missing-file.ts";
+import { movedFrom } from "../fs/work-dir.ts";
 import type { WriteVet } from "../config/write-check.ts";
 
 /**
@@ -39,6 +40,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles; 
     run: async (args, ctx) => {
       const { path, content } = args as { path: string; content: string }; // types checked by the pipeline
       if (path === "") return toolError("write_file: `path` must be a non-empty string");
+      const moved = movedFrom(ctx.cwd); // a write at the old path would make the project's tree again there, a ghost
+      if (moved) return toolError(`write_file: ${path} not written: ${moved}`);
 
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`write_file: ${where.error}`);

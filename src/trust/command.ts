@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { EXIT } from "../cli.ts";
 import { places, projectRoot, type Places } from "../fs/places.ts";
+import { realDir } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
@@ -73,7 +74,8 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     err.write(`hey trust: unknown argument ${JSON.stringify(stray)} after ${dir} (to send it as a prompt: hey -p "trust ${args.join(" ")}")\n${TRUST_USAGE}`);
     return EXIT.usage;
   }
-  const cwd = dir === undefined ? here.cwd : resolve(here.cwd, dir.replace(/^~(?=\/|$)/, here.home));
+  // named as the file system does, as here.cwd and here.home are: a DIR through a link finds the project hey started there finds
+  const cwd = dir === undefined ? here.cwd : realDir(resolve(here.cwd, dir.replace(/^~(?=\/|$)/, here.home)));
   const verb = dir === undefined || revoke || probe.isDir(cwd) ? undefined : verbAdvice(dir, here.trustFile);
   if (verb !== undefined) {
     err.write(`hey trust ${dir}: ${verb}\n`);

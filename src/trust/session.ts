@@ -9,11 +9,12 @@ import { errorText } from "../kernel/errors.ts";
 import { rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
 import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice } from "./policy.ts";
+import { movedFrom } from "../fs/work-dir.ts";
 import { gatedResources, isTrusted, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
 
 /** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
 export interface SessionTrust {
-  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson"> & Partial<Pick<Places, "home">>;
+  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson"> & Partial<Pick<Places, "home" | "cwd">>;
   /** as runtime.ts's RuntimeParts.trust; `provisional`: as TrustOutcome's (trust/store.ts) */
   trust: { trusted: boolean; loaded: boolean; provisional: boolean };
   approvals: ApprovalState;
@@ -32,6 +33,8 @@ export async function setSessionTrust(
   ask: ((question: string) => Promise<string | undefined>) | undefined,
 ): Promise<string> {
   const { root, trustFile } = parts.project;
+  const moved = parts.project.cwd && movedFrom(parts.project.cwd); // the trust would be a ghost's, made at the old path
+  if (moved) return `${trusted ? "/trust" : "/untrust"} recorded nothing: ${moved}`;
   const { files, problems } = readProjectFiles(parts.project);
   const effects = trusted ? effectLines(files) : [];
   const [label, resources] = [projectLabel(root), gatedResources(root)];
@@ -72,6 +75,8 @@ export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
   const { root, trustFile } = parts.project;
   const resources = parts.trust.provisional && parts.trust.trusted ? gatedResources(root) : [];
   if (resources.length === 0) return;
+  const moved = parts.project.cwd && movedFrom(parts.project.cwd);
+  if (moved) return parts.warn(`trust not recorded: ${moved}`);
   parts.trust.provisional = false;
   try {
     await recordTrust(trustFile, projectKey(root), true, parts.approvals.file);

@@ -11,6 +11,7 @@ import { clixmlText } from "../tools/clixml.ts";
 import { commandResult, type FilterContext, type OutputFiles, type OutputKeeping } from "../tools/command-result.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { goneDirectory } from "../fs/dir-problem.ts";
+import { movedFrom } from "../fs/work-dir.ts";
 import { errorText } from "../kernel/errors.ts";
 import { userRanNote } from "../kernel/user-notes.ts";
 import { killTree, killTreeNow, STOP_GRACE_MS } from "../tools/process-tree.ts";
@@ -60,6 +61,8 @@ export async function runShellCommand(
     spill?: OutputFiles["spill"];
   },
 ): Promise<ShellRun> {
+  const moved = movedFrom(opts.cwd); // run at the old path, it would work in a ghost of the project
+  if (moved) throw new Error(moved);
   // stdin is the terminal: the command stays in hey's (the foreground) process group to read it,
   // so an abort kills its tree, not a group
   const child = Bun.spawn([opts.shell.program, ...opts.shell.args(command)], {
@@ -116,7 +119,8 @@ export async function runShellCommand(
 }
 
 /** What the user is told when `!COMMAND` could not start `program` in `cwd` (`e`: the spawn's error): the directory when it is gone, else the shell. */
-export const cannotRun = (program: string, cwd: string, e: unknown) => `hey: ${goneDirectory(cwd) ?? `cannot run ${program}: ${errorText(e)}`}`;
+export const cannotRun = (program: string, cwd: string, e: unknown) =>
+  `hey: ${movedFrom(cwd) ?? goneDirectory(cwd) ?? `cannot run ${program}: ${errorText(e)}`}`;
 
 /** How a run ended, in a few words: `exit 0`, `exit 2`, `killed by SIGINT`. */
 export const ending = (run: Pick<ShellRun, "code" | "signal">) => (run.code !== undefined ? `exit ${run.code}` : `killed by ${run.signal}`);

@@ -146,6 +146,11 @@ test.each([
   ["Windows without USERPROFILE: the system's answer", { HOME: "C:\\otherhome" }, "win32", "C:\\from-system"],
   ["Linux: HOME, as a shell's ~", { HOME: "/home/ann", USERPROFILE: "C:\\Users\\ann" }, "linux", "/home/ann"],
   ["macOS without HOME: the system's answer", {}, "darwin", "C:\\from-system"],
+  // x136: `HOME=/home/ann/` never equalled the launch directory's ancestor /home/ann, and home became the project
+  ["Linux: HOME with trailing slashes, without them", { HOME: "/home/ann//" }, "linux", "/home/ann"],
+  ["Linux: HOME=/ stays /", { HOME: "/" }, "linux", "/"],
+  ["Windows: the user folder with a trailing separator, without it", { USERPROFILE: "C:\\Users\\ann\\" }, "win32", "C:\\Users\\ann"],
+  ["Windows: a drive's root keeps its separator", { USERPROFILE: "C:\\" }, "win32", "C:\\"],
 ])("homeOf: %s", (_why, env, platform, want) => {
   expect(homeOf(env, platform, () => "C:\\from-system")).toBe(want);
 });

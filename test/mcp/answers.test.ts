@@ -33,6 +33,15 @@ test("the project root is the root named to servers, unless it holds hey's own c
   expect(at("/home/me/.configs")).toEqual(["/home/me/.configs"]);
 });
 
+// x136: a home (or XDG_CONFIG_HOME) reached through a link: hey's folders, named through it, did not
+// look inside the root the launch directory names without it, and the server got all of ~
+test("hey's folders named through a link are inside the root all the same: none", () => {
+  const links: Record<string, string> = { "/home/me/.config/hey": "/usr/home/me/.config/hey", "/home/me/.local/state/hey": "/usr/home/me/.local/state/hey" };
+  const here = { root: "/usr/home/me", configDir: "/home/me/.config/hey", stateDir: "/home/me/.local/state/hey" };
+  expect(projectRoots(here, (dir) => links[dir] ?? dir)).toEqual([]);
+  expect(projectRoots({ ...here, root: "/usr/home/me/src/shop" }, (dir) => links[dir] ?? dir)).toEqual(["/usr/home/me/src/shop"]);
+});
+
 // x56: the control-file guard reads an MCP server's relative path from each of these
 test("serverBases: where a server runs, its roots, and hey's directory", () => {
   const here = { ...where, cwd: "/srv/proj/sub" };

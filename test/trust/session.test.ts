@@ -2,12 +2,13 @@
 // would run, and approves what it listed, not the file as changed since; a project trusted for the
 // session because it had nothing to guard keeps that trust once a /reload loaded what grew in it.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { keepGrownTrust, setSessionTrust, type SessionTrust } from "../../src/trust/session.ts";
 import { readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { rememberWorkDir } from "../../src/fs/work-dir.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 let root: string;
@@ -137,6 +138,29 @@ describe("a project that grew in the session", () => {
     ]);
     await keepGrownTrust(parts);
     expect(warnings.length).toBe(1);
+  });
+
+  // x136: the project moved while hey ran; a ghost at the old path, made since, is not what the user trusted
+  test("the project moved while hey ran: /trust and a grown trust record nothing, and say why", async () => {
+    const cwd = join(root, "web");
+    mkdirSync(cwd);
+    const startDir = process.cwd();
+    process.chdir(cwd); // where hey started: its own working directory follows the move
+    try {
+      rememberWorkDir(cwd);
+      renameSync(root, `${root}-moved`);
+      mkdirSync(cwd, { recursive: true }); // the ghost
+      writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+      parts.project = { ...parts.project, cwd };
+      parts.trust = { trusted: true, loaded: true, provisional: true };
+      await keepGrownTrust(parts);
+      const line = `the project moved: ${cwd} is not the directory hey started in (that one is now ${root}-moved/web?) — restart hey in the one you mean`;
+      expect(warnings).toEqual([`trust not recorded: ${line}`]);
+      expect(await setSessionTrust(parts, true, async () => "y")).toBe(`/trust recorded nothing: ${line}`);
+      expect(trustedIn()).toBeUndefined();
+    } finally {
+      process.chdir(startDir);
+    }
   });
 
   test("not provisional (asked at start, --approve, /untrust since): nothing is recorded", async () => {
