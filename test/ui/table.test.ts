@@ -71,7 +71,7 @@ test("streamed: the table is held until its last row, then drawn; text around it
   out += stream.finish();
   const plain = out.replace(/\x1b\[[0-9;]*m/g, "");
   expect(plain).toBe(
-    "Sizes:\nfile       │ lines │     status\n───────────┼───────┼───────────────\nsrc/cli.ts │   270 │       ok\nsrc/run.ts │ 398   │ near the limit\nAll fine.\n",
+    "Sizes:\nfile       │ lines │     status\n───────────┼───────┼───────────────\nsrc/cli.ts │   270 │       ok\nsrc/run.ts │   398 │ near the limit\nAll fine.\n",
   );
   const asWritten = createTextStream({ width: () => 60, stringWidth: width, markdown: false });
   expect(asWritten.push(`${TABLE[0]}\n`) + asWritten.finish()).toBe(`${TABLE[0]}\n`); // NO_COLOR: as written
