@@ -37,9 +37,10 @@ export function terminalOutput(
   };
   // the width is read only once text streams: touching process.stdout costs start-up time
   const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
+  const rows = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).rows ?? 0;
   if (!oneShot) {
     const tty = isTty(1);
-    const out = { write: (t: string) => void process.stdout.write(t), color: wantsColor(tty, env), tty, columns: columns(1) };
+    const out = { write: (t: string) => void process.stdout.write(t), color: wantsColor(tty, env), tty, columns: columns(1), rows: rows(1) };
     return createTerminalOutput(out, out, options);
   }
   // TERM=dumb: the answer still streams, wrapped, as plain text; no spinner or live lines are drawn on stderr
@@ -48,6 +49,7 @@ export function terminalOutput(
     color: wantsColor(isTty(fd), env),
     tty: fd === 1 ? isTty(fd) : canDraw(fd, env),
     columns: columns(fd),
+    rows: rows(fd),
   });
   // the REPL holds its own notices while a turn runs; a -p run's would cut into the streamed answer
   return holdNoticesInText(createTerminalOutput(stream(1), stream(2), options));

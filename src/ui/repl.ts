@@ -221,6 +221,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     setImmediate(() => (stoppedHere = false)); // after a SIGCONT's listener: a discarded stop brings none to reset it
     if (!ours || restored) return;
     acquire();
+    columnsNow(); // the window may have changed while hey was stopped: the answer goes on at the width it has now
     goOn();
     if (drawn(state)) draw();
   }
@@ -242,6 +243,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       }
     } catch {}
     out(PASTE_ON);
+    columnsNow(); // as after a Ctrl-Z: no SIGWINCH came while stopped
     if (turn && !drawn(state)) opts.stopping?.(true)(); // the answer's unfinished line again, below the shell's lines
     if (drawn(state)) {
       forget();

@@ -36,6 +36,14 @@ export function tableCells(line: string): string[] | undefined {
 /** `|---|:---:|` */
 export const isDelimiterRow = (cells: string[]) => cells.length > 0 && cells.every((c) => /^:?-{1,}:?$/.test(c));
 
+export type Alignment = "left" | "right" | "center";
+
+/** The alignment a delimiter cell asks for: `---:` right, `:---:` centre, anything else left. */
+export function alignmentOf(cell: string): Alignment {
+  if (cell.endsWith(":")) return cell.startsWith(":") ? "center" : "right";
+  return "left";
+}
+
 /**
  * The lines of a table (`lines` as written: a header, a delimiter row, body rows) drawn for a
  * terminal `width` columns wide (0: any width): cells padded to their column, columns separated by
@@ -50,6 +58,7 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
   if (rows.length < 2 || rows.some((r) => r === undefined) || !isDelimiterRow(rows[1]!)) return undefined;
   const header = rows[0]!;
   const body = rows.slice(2) as string[][];
+  const alignments = rows[1]!.map(alignmentOf);
   const columns = Math.max(header.length, ...body.map((r) => r.length));
   const grid = [header, ...body].map((r) => Array.from({ length: columns }, (_, i) => withoutMarkers(r[i] ?? "")));
   const widths = Array.from({ length: columns }, (_, i) => Math.max(1, ...grid.map((r) => stringWidth(r[i]!))));
@@ -68,7 +77,7 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
     const height = Math.max(...wrapped.map((w) => w.length));
     for (let k = 0; k < height; k++) {
       const line = wrapped
-        .map((w, i) => pad(w[k] ?? "", widths[i]!, stringWidth))
+        .map((w, i) => pad(w[k] ?? "", widths[i]!, stringWidth, alignments[i] ?? "left"))
         .join(SEPARATOR)
         .trimEnd();
       out.push(r === 0 && styled ? BOLD + line + RESET : line);
@@ -123,6 +132,9 @@ function records(header: string[], body: string[][], width: number, stringWidth:
   return blocks.flatMap((lines, r) => (r === 0 ? lines : [styled ? DIM + rule + RESET : rule, ...lines]));
 }
 
-function pad(text: string, width: number, stringWidth: (s: string) => number): string {
-  return text + " ".repeat(Math.max(0, width - stringWidth(text)));
+/** `text` filled out to `width` display columns, on the side(s) its column's alignment leaves empty (centre: the odd space on the right, as GitHub does). */
+function pad(text: string, width: number, stringWidth: (s: string) => number, alignment: Alignment): string {
+  const room = Math.max(0, width - stringWidth(text));
+  const before = alignment === "right" ? room : alignment === "center" ? Math.floor(room / 2) : 0;
+  return " ".repeat(before) + text + " ".repeat(room - before);
 }

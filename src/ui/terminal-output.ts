@@ -11,6 +11,8 @@ export interface Stream {
   tty: boolean;
   /** the terminal's width now; absent or 0 = no wrapping */
   columns?(): number;
+  /** the terminal's height now; absent or 0 = unknown */
+  rows?(): number;
 }
 
 export interface TerminalOptions {

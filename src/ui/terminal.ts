@@ -13,6 +13,7 @@ import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
 import { lineEnd, QUIET_MS } from "./quiet-status.ts";
 import { reflowedRow } from "./prompt-rows.ts";
+import { LIVE_COLUMNS, LIVE_ROWS, liveRowsFor } from "./live-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { parseArguments } from "../kernel/ir.ts";
 import { callPath } from "../kernel/tool-args.ts";
@@ -30,10 +31,6 @@ const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 /** fast enough to look alive, slow enough to cost nothing measurable */
 const SPINNER_INTERVAL_MS = 100;
 const RESULT_INDENT = "  ";
-/** the width the live lines of a running command are cut to when the terminal does not say its own */
-const LIVE_COLUMNS = 80;
-/** rows side by side commands' live lines share: each its call's line and its last lines (one at least) */
-const LIVE_ROWS = 8;
 /**
  * from the cursor's row and everything below cleared, never from the screen's top corner: tmux
  * keeps what such a clear wipes in the scrollback (a copy per redraw once Ctrl-L put the lines there)
@@ -91,7 +88,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinUntil: number | undefined;
   let spinStart = 0;
   const live = new Map<string, string[]>(); // running commands' last lines of output, by call
-  let liveDrawn = { cells: [] as number[][], columns: 0 }; // the rows of them above the spinner's, as drawn
+  let liveDrawn = { cells: [] as number[][], columns: 0, height: 0 }; // the rows of them above the spinner's, as drawn
   let spinLine = ""; // the spinner's row as drawn: the cursor is at its end
   /** a drawn line's characters, the columns of each (what a resize reflows) */
   const cellsOf = (line: string) => [...line].map(width).filter((w) => w > 0);
@@ -115,10 +112,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         .map((l) => DIFF_INDENT + visible(l)),
     ]);
     const columns = info.columns?.() || LIVE_COLUMNS; // a wrapped row would not be cleared: cut even when the width is unknown
-    const rows = lines.map((l) => cutToWidth(l, columns, width));
+    // and no more rows than fit above the spinner's: a row scrolled off the screen's top could not be cleared (a copy per frame)
+    const height = info.rows?.() ?? 0;
+    const rows = lines.slice(lines.length - liveRowsFor(lines.length, height)).map((l) => cutToWidth(l, columns, width));
     const block = rows.join("\n");
     info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
-    liveDrawn = { cells: rows.map(cellsOf), columns };
+    liveDrawn = { cells: rows.map(cellsOf), columns, height };
   };
   /** the live lines and the spinner's row cleared, the cursor where the first was: as many rows up as the terminal's reflow made them after a resize */
   const clearLive = () => {
@@ -129,7 +128,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         ? cells.length
         : reflowedRow({ cells: [...cells, cellsOf(spinLine)], line: cells.length, offset: width(spinLine), cols: liveDrawn.columns }, columns);
     info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : CLEAR_LINE);
-    liveDrawn = { cells: [], columns: 0 };
+    liveDrawn = { cells: [], columns: 0, height: 0 };
   };
   const stopSpinner = () => {
     cancelQuiet(); // the caller writes, or a spinner of its own starts
@@ -165,7 +164,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     drawLive();
     const draw = (redrawLive = false) => {
       // a resize since the last frame: the terminal reflowed the rows drawn, which are cleared as it reflowed them
-      if (redrawLive || (info.columns?.() || LIVE_COLUMNS) !== liveDrawn.columns) {
+      // (and a window made shorter or taller holds fewer or more of them)
+      if (redrawLive || (info.columns?.() || LIVE_COLUMNS) !== liveDrawn.columns || (info.rows?.() ?? 0) !== liveDrawn.height) {
         clearLive();
         drawLive();
       }
@@ -233,7 +233,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     stopSpinner,
     suspend(moved) {
       const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
-      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0 }, undefined]; // the shell's lines stand where they were drawn
+      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0, height: 0 }, undefined]; // the shell's lines stand where they were drawn
       if (moved) clearInterval(spinner);
       else stopSpinner();
       // after a SIGSTOP the status's timer may have drawn a frame on the shell's fresh line before this

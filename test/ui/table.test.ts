@@ -14,12 +14,24 @@ test("cells: outer pipes optional, an escaped pipe is text", () => {
   expect(tableCells("a | b")).toBeUndefined();
 });
 
-test("a table that fits: padded columns, a rule under the header, markdown markers dropped", () => {
+test("a table that fits: padded columns aligned as the delimiter row asks, a rule under the header, markdown markers dropped", () => {
   expect(renderTable(TABLE, 80, width, false)).toEqual([
-    "file       │ lines │ status",
+    "file       │ lines │     status",
     "───────────┼───────┼───────────────",
-    "src/cli.ts │ 270   │ ok",
-    "src/run.ts │ 398   │ near the limit",
+    "src/cli.ts │   270 │       ok",
+    "src/run.ts │   398 │ near the limit",
+  ]);
+});
+
+test("a right-aligned column of figures lines up on the right, wide characters counted by their cells", () => {
+  const cells = (s: string) => [...s].reduce((n, c) => n + (/[\u3000-\u9fff]/.test(c) ? 2 : 1), 0);
+  const rows = ["| Name | Size | Mid |", "|------|-----:|:---:|", "| alpha | 1 | 日本 |", "| 日本語 | 22 | a |", "| b | 333 | abcdef |"];
+  expect(renderTable(rows, 80, cells, false)).toEqual([
+    "Name   │ Size │  Mid",
+    "───────┼──────┼───────",
+    "alpha  │    1 │  日本",
+    "日本語 │   22 │   a",
+    "b      │  333 │ abcdef",
   ]);
 });
 
@@ -59,7 +71,7 @@ test("streamed: the table is held until its last row, then drawn; text around it
   out += stream.finish();
   const plain = out.replace(/\x1b\[[0-9;]*m/g, "");
   expect(plain).toBe(
-    "Sizes:\nfile       │ lines │ status\n───────────┼───────┼───────────────\nsrc/cli.ts │ 270   │ ok\nsrc/run.ts │ 398   │ near the limit\nAll fine.\n",
+    "Sizes:\nfile       │ lines │     status\n───────────┼───────┼───────────────\nsrc/cli.ts │   270 │       ok\nsrc/run.ts │   398 │ near the limit\nAll fine.\n",
   );
   const asWritten = createTextStream({ width: () => 60, stringWidth: width, markdown: false });
   expect(asWritten.push(`${TABLE[0]}\n`) + asWritten.finish()).toBe(`${TABLE[0]}\n`); // NO_COLOR: as written
