@@ -12,6 +12,7 @@ import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { withMainApprovals } from "./main-approvals.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
+import { sharedMcpJson } from "./mcp-json-layer.ts";
 import { checkLayer } from "./schema.ts";
 import { unrunnableTools } from "./unrunnable-tools.ts";
 import { isTable, type Table } from "./table.ts";
@@ -58,13 +59,13 @@ export function loadLayer(path: string, opts: { required: boolean; written?: Wri
 
 /**
  * Reads a project's `.mcp.json` as a config layer (config/mcp-formats.ts): undefined when there is
- * none; its warnings go to `warn`. Throws ConfigError when it is not JSON (`path:line:col`), or a
- * server entry is not an object, or it cannot be read.
+ * none; its warnings go to `warn`; `written`: a write's text read instead of the disk's. Throws
+ * ConfigError when it is not JSON (`path:line:col`), or a server entry is not an object, or it cannot be read.
  */
-export function loadMcpJson(path: string, warn: (message: string) => void): ConfigLayer | undefined {
+export function loadMcpJson(path: string, warn: (message: string) => void, written?: Written): ConfigLayer | undefined {
   let text: string;
   try {
-    text = readConfigText(path);
+    text = (written?.path === path ? written.text : undefined) ?? readConfigText(path);
   } catch (e) {
     if (absent(errnoCode(e))) return undefined;
     throw unreadable(path, e);
@@ -187,6 +188,8 @@ interface LoadOptions {
    */
   projectApproved?: readonly { source: string; data: Table }[];
   written?: Written; // one file's text as a write would leave it, read instead of the disk's (config/write-check.ts)
+  /** --no-mcp: the project's `.mcp.json` holds nothing else, and is not read */
+  noMcp?: boolean;
 }
 
 /**
@@ -219,7 +222,10 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   const layers: ConfigLayer[] = [];
   for (const [path, required, role] of files) {
     try {
-      const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required, written: opts.written });
+      const layer =
+        path === projectMcpJson
+          ? sharedMcpJson(path, (warn, written) => loadMcpJson(path, warn, written), opts, warnings)
+          : loadLayer(path, { required, written: opts.written });
       if (!layer) continue;
       const project = path === projectConfig || path === projectMcpJson;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
@@ -347,8 +353,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),
-    vet: (written, approvals) =>
-      found(reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
+    vet: (written, approvals) => found(reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || projectFile(written.path, opts.here) })),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),
@@ -370,6 +375,7 @@ function approved(layer: ConfigLayer, guards?: readonly LayerGuard[]): ConfigLay
   return { ...layer, guard: { ...layer.guard, approved: now } };
 }
 
+const projectFile = (path: string, here: LoadOptions["here"]) => path === here.projectConfig || path === here.projectMcpJson;
 const found = (r: ReturnType<typeof reloadConfig>) => ({ errors: r.errors ?? [], warnings: r.config?.warnings ?? [] });
 function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const errors: string[] = [];

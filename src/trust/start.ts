@@ -29,7 +29,14 @@ export async function beginConfig(
   here: Places,
   env: Record<string, string | undefined>,
   flags: ConfigFlags,
-  opts: { approve: boolean; configFile: string | undefined; ask?: (question: string) => Promise<string | undefined>; warn(message: string): void },
+  opts: {
+    approve: boolean;
+    configFile: string | undefined;
+    ask?: (question: string) => Promise<string | undefined>;
+    warn(message: string): void;
+    /** --no-mcp: the project's `.mcp.json` is not read */
+    noMcp?: boolean;
+  },
 ): Promise<Begun | "cancelled"> {
   const approvals = readApprovalState(here.approvalsFile, opts.warn);
   const { ask } = opts;
@@ -53,6 +60,7 @@ export async function beginConfig(
       approvals: approvals.record,
       approveProject: opts.approve,
       agent: agentCommand(env) !== undefined,
+      noMcp: opts.noMcp,
       // a yes at the question, which listed what the project's files run, approves them as listed
       projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
     });
