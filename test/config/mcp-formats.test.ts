@@ -194,6 +194,9 @@ describe(".mcp.json", () => {
         const lines = config.warnings.filter((w) => w.includes(file));
         expect(lines).toEqual([expect.stringContaining(said!)]);
         expect(lines[0]).toContain("its MCP servers are left out until it is fixed");
+        const reloaded = config.reload({}, undefined, true); // /reload: the same line, the rest reloads (was: nothing reloaded)
+        expect(reloaded.errors).toBeUndefined();
+        expect(reloaded.config?.warnings.filter((w) => w.includes(file))).toEqual(lines);
         const off = loadConfig({
           ...configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg") }, project),
           trustProject: true,
