@@ -107,7 +107,13 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const ask = asks
       ? async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, terminalWidth), true)
       : undefined;
-    const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve && !agent, configFile: args.config, ask, warn: warn });
+    const begun = await beginConfig(here, env, withSession(args.flags, resumed), {
+      approve: args.approve && !agent,
+      configFile: args.config,
+      ask,
+      warn: warn,
+      noMcp: !args.run.mcp,
+    });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
     // a prompt (a skill's, an MCP server's, /compact's summary) would go to a provider that sends nothing: that is the one line, exit 2, before the rest is told

@@ -172,9 +172,9 @@ export async function assemble(
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
-  const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
+  const configFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile].includes(f)); // and .mcp.json, which other tools read too
   const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
-  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
+  const configVet = configWriteVet(configFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
   const configure = (s: Settings, said = live.config.warnings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered

@@ -1,11 +1,11 @@
 // The agent's writes to hey's own config files (x96): a write_file or edit that would leave the user
-// config, the project's `.hey/config.toml` or the `--config` file unable to load is refused, with
+// config, the project's `.hey/config.toml` or `.mcp.json` or the `--config` file unable to load is refused, with
 // the loader's own errors (file, line, key), so nothing broken reaches the disk. A file that does
 // not load stops every later start — for the user's file, in every project — and the agent could
 // then no longer fix it itself. The check is `/reload`'s (config/load.ts vet): errors there before
 // the write, in this file or another, are not the write's (an edit that fixes one of two mistakes
 // is made). Only the file tools are vetted: a bash command that writes the file is not.
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 import type { Written } from "./settings.ts";
 
@@ -17,7 +17,7 @@ import type { Written } from "./settings.ts";
 export type WriteVet = (abs: string, text: string) => { refused: string } | { note: string } | undefined;
 
 /**
- * The vet for config files `files` (absolute; the ones hey reads as TOML): `errors` gives what
+ * The vet for config files `files` (absolute; the TOML ones and the project's `.mcp.json`): `errors` gives what
  * `/reload` would find with one file's text replaced (no text: as on disk now). A path that names
  * one of them another way counts as that file: through a link, a hard link, or in other case on a
  * disk that folds it (`names`: the run's, as the permission checks find control files).
@@ -70,10 +70,16 @@ export function addedErrors(path: string, before: readonly string[], after: read
   });
 }
 
-/** The refusal of a write that would leave `path` unable to load, with the loader's errors. */
+/**
+ * The refusal of a write that would leave `path` unable to load, with the loader's errors. A
+ * project's `.mcp.json` stops no start (config/mcp-json-layer.ts): its servers would be lost, in hey
+ * and in the other tools that read it.
+ */
 export function configRefusal(path: string, errors: readonly string[]): string {
+  const cost =
+    basename(path) === ".mcp.json" ? "its MCP servers would be left out, here and in the other tools that read it" : "could not start again until it is fixed";
   return (
-    `not written: hey would not load ${path} with this content, and could not start again until it is fixed:\n` +
+    `not written: hey would not load ${path} with this content, and ${cost}:\n` +
     `${errors.map((e) => `  ${e}`).join("\n")}\n` +
     "fix these and write the file again (the file is unchanged)"
   );

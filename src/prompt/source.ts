@@ -15,7 +15,7 @@ import type { PlatformPath } from "../fs/user-path.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
-import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
+import { modelHears, type Skill, type SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
@@ -191,7 +191,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       return {
         errors: [],
         warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
-        userOnly: fresh.filter((p) => p.userOnly).map((p) => p.message),
+        userOnly: fresh.filter((p) => !modelHears(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
         apply() {

@@ -7,7 +7,7 @@
 // the prompt's cached prefix stays as it is. Pure.
 import { sep } from "node:path";
 import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
-import type { SkillProblem } from "../skills/frontmatter.ts";
+import { modelHears, type SkillProblem } from "../skills/frontmatter.ts";
 import { heyNote } from "../kernel/user-notes.ts";
 
 /**
@@ -20,9 +20,7 @@ import { heyNote } from "../kernel/user-notes.ts";
  */
 export function skillStartNote(problems: readonly SkillProblem[], own: readonly string[], written: readonly string[], separator = sep): string | undefined {
   const wrote = (message: string) => written.some((file) => message.startsWith(`${file}:`) || message.startsWith(`${file} `));
-  const mine = problems
-    .filter((p) => p.level !== "note" && !p.userOnly && own.some((dir) => p.message.startsWith(dir + separator)) && wrote(p.message))
-    .map((p) => p.message);
+  const mine = problems.filter((p) => modelHears(p) && own.some((dir) => p.message.startsWith(dir + separator)) && wrote(p.message)).map((p) => p.message);
   if (mine.length === 0) return undefined;
   const head =
     "these skill files in hey's skills folders could not be loaded as written (the user was told too); fix them — a fix loads at /reload or in the next run:";

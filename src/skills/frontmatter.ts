@@ -49,6 +49,12 @@ export interface SkillProblem {
   version?: string;
 }
 
+/**
+ * Whether the model is told of `p` (at start-up's note and at /reload's): not a `note` (a later
+ * folder's skill won a name, on purpose: nothing to fix), nor what the user alone reads (`userOnly`).
+ */
+export const modelHears = (p: SkillProblem) => p.level !== "note" && !p.userOnly;
+
 export type YamlParse = (text: string) => unknown;
 
 /** Agent Skills limits. */

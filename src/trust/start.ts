@@ -2,7 +2,8 @@
 // what the user approved so far, and the configuration read accordingly. A run, `hey doctor` and
 // `hey mcp` take the same steps; only the interactive prompt asks (`ask`).
 import { relative } from "node:path";
-import { loadConfig, loadLayer, type LoadedConfig } from "../config/load.ts";
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import { loadLayer } from "../config/read-layer.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags } from "../config/settings.ts";
 import { isTable } from "../config/table.ts";
 import type { Places } from "../fs/places.ts";
@@ -29,7 +30,14 @@ export async function beginConfig(
   here: Places,
   env: Record<string, string | undefined>,
   flags: ConfigFlags,
-  opts: { approve: boolean; configFile: string | undefined; ask?: (question: string) => Promise<string | undefined>; warn(message: string): void },
+  opts: {
+    approve: boolean;
+    configFile: string | undefined;
+    ask?: (question: string) => Promise<string | undefined>;
+    warn(message: string): void;
+    /** --no-mcp: the project's `.mcp.json` is not read */
+    noMcp?: boolean;
+  },
 ): Promise<Begun | "cancelled"> {
   // a session or a command's output left by an earlier run: a missing record was removed, not never written
   const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir, here.outputsDir]);
@@ -55,6 +63,7 @@ export async function beginConfig(
       recordLost: approvals.lost,
       approveProject: opts.approve,
       agent: agentCommand(env) !== undefined,
+      noMcp: opts.noMcp,
       // a yes at the question, which listed what the project's files run, approves them as listed
       projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
     });

@@ -178,9 +178,44 @@ describe(".mcp.json", () => {
       expect(later.guards.flatMap((g) => g.widenings)).toEqual(["+ [mcp.later] npx y"]);
     });
 
-    test("broken JSON is a configuration error with its line, as broken TOML is", () => {
-      writeFileSync(join(project, ".mcp.json"), '{\n "mcpServers": {,}\n}');
-      expect(() => load(true)).toThrow(`${join(project, ".mcp.json")}:2:17: not valid JSON`);
+    // x136 finding 1: a broken .mcp.json stopped every start in the project, --no-mcp too (exit 2)
+    test("one that does not load costs only its own servers, said in one line with its place; --no-mcp does not read it", () => {
+      const file = join(project, ".mcp.json");
+      writeFileSync(join(project, ".hey", "config.toml"), '[mcp.own]\ncommand = "own"\n');
+      const cases = [
+        ['{\n "mcpServers": {,}\n}', `${file}:2:17: not valid JSON`],
+        ['{\n "mcpServers": {\n  "ev": {\n   "command": "node",\n   "args": "notalist"\n  }\n }\n}', `${file}:5: [mcp.ev] args must be an array of strings`],
+        ['{\n "mcpServers": {\n  "ev": {"command": "node", "env": {"PORT": 8080}}\n }\n}', `${file}:3: [mcp.ev] env`],
+      ];
+      for (const [text, said] of cases) {
+        writeFileSync(file, text!);
+        const config = load(true); // before: threw ConfigError, and hey exited 2
+        expect(config.settings.mcp.servers.map((s) => s.name)).toEqual(["own"]);
+        const lines = config.warnings.filter((w) => w.includes(file));
+        expect(lines).toEqual([expect.stringContaining(said!)]);
+        expect(lines[0]).toContain("its MCP servers are left out until it is fixed");
+        const reloaded = config.reload({}, undefined, true); // /reload: the same line, the rest reloads (was: nothing reloaded)
+        expect(reloaded.errors).toBeUndefined();
+        expect(reloaded.config?.warnings.filter((w) => w.includes(file))).toEqual(lines);
+        const off = loadConfig({
+          ...configInputs({ XDG_CONFIG_HOME: join(tmp.path, "xdg") }, project),
+          trustProject: true,
+          flags: {},
+          approvals: undefined,
+          noMcp: true,
+        });
+        expect(off.warnings.filter((w) => w.includes(file))).toEqual([]);
+      }
+    });
+
+    test("a write of it that would not load is an error of the write's vet, with its line and column", () => {
+      const file = join(project, ".mcp.json");
+      const config = load(false); // untrusted: the write is vetted all the same (/trust would load it)
+      expect(config.vet({ path: file, text: '{\n "mcpServers": {,}\n}' }, undefined).errors).toEqual([expect.stringContaining(`${file}:2:17: not valid JSON`)]);
+      expect(config.vet({ path: file, text: '{"mcpServers": {"ev": {"command": "node", "args": "x"}}}' }, undefined).errors).toEqual([
+        expect.stringContaining(`${file}:1: [mcp.ev] args must be an array of strings`),
+      ]);
+      expect(config.vet({ path: file, text: '{"mcpServers": {"ev": {"command": "node", "args": ["x"]}}}' }, undefined).errors).toEqual([]);
     });
   });
 });

@@ -99,3 +99,42 @@ test("a server the agent adds to the user config under a name the trusted projec
   expect(said).toContain(`MCP server fs of ${userConfig}:8 is not used: the one of the same name in ${projectConfig}:1 replaces it whole`);
   expect(readFileSync(userConfig, "utf8")).toBe(`${base}${TABLE}`);
 });
+
+// x136 finding 1: the agent's broken .mcp.json was written, and then every start in the project exited 2, --no-mcp and -c too
+const broken = '{\n  "mcpServers": {\n    "ev3": { "command": "node", "args": ["x"] \n  }\n';
+test("a .mcp.json that would not load is not written, as a TOML config is not", async () => {
+  const file = join(project.path, ".mcp.json");
+  turns = [
+    { calls: [["write_file", { path: ".mcp.json", content: broken }]] },
+    { calls: [["write_file", { path: ".mcp.json", content: '{"mcpServers": {"ev3": {"command": "node", "args": "notalist"}}}' }]] },
+  ];
+  const run = await hey(["--approve", "-p", "add a server"]);
+  expect(run.code).toBe(0);
+  const [syntax, type] = results();
+  expect(syntax).toContain(`not written: hey would not load ${file}`);
+  expect(syntax).toContain(`${file}:5:1: not valid JSON`);
+  expect(syntax).toContain("(the file is unchanged)");
+  expect(type).toContain(`${file}:1: [mcp.ev3] args must be an array of strings`);
+  expect(existsSync(file)).toBe(false);
+});
+
+test("a .mcp.json broken by another tool (or a bash command) costs only its servers: every start goes on, --no-mcp does not read it", async () => {
+  const file = join(project.path, ".mcp.json");
+  writeFileSync(file, broken);
+  const starts = [["--approve", "-p", "hello"], ["--approve", "-c", "-p", "hello"], ["--approve", "--no-mcp", "-p", "hello"], ["skills"]];
+  const said: string[] = [];
+  for (const args of starts) {
+    turns = [{ text: "fine" }];
+    const next = await hey(args);
+    expect(next.code).toBe(0); // before: 2, with only the JSON error
+    said.push(
+      next.stderr
+        .split("\n")
+        .filter((l) => l.includes(".mcp.json"))
+        .join("\n"),
+    );
+  }
+  const warning = `hey: ${file}:5:1: not valid JSON (Expected '}') — its MCP servers are left out until it is fixed`;
+  expect(said.slice(0, 2)).toEqual([warning, warning]);
+  expect(said[2]).toBe(""); // --no-mcp: not read
+});

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadLayer, loadMcpJson } from "../../src/config/load.ts";
+import { loadLayer, loadMcpJson } from "../../src/config/read-layer.ts";
 import { ConfigError } from "../../src/config/settings.ts";
 import { readTaskNote, saveHandOff } from "../../src/context/task-note.ts";
 import { readOwnFile } from "../../src/fs/own-files.ts";

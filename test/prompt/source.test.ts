@@ -219,3 +219,19 @@ test("what the model is shown of the skills after a skills-only /reload: the sta
   expect(shown.notes).toEqual([note ?? ""]);
   expect(shown.notes.flatMap(notedSkills)).toEqual(["a-new"]);
 });
+
+// x136 finding 5: a project's skill taking the name of the user's own reached the model at /reload as a "warning" to fix
+test("a skill written at /reload that takes the name of the user's own: the user reads that it replaces it, the model is not asked to fix it", async () => {
+  const configDir = join(dir.path, "config");
+  const own = join(configDir, "skills", "homesk", "SKILL.md");
+  write(own, "---\nname: homesk\ndescription: How to homesk.\n---\nRun make homesk.\n");
+  const source = createPromptSource(options(configDir, []));
+  const project = join(dir.path, ".hey", "skills", "homesk", "SKILL.md");
+  write(project, "---\nname: homesk\ndescription: The project's homesk.\n---\nProject body.\n");
+  const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+  const report = await reloadAll(config, source.reloadables);
+  const replaced = `${project}: skill "homesk" replaces the one in ${own}`;
+  expect(formatReload(report)).toContain(`hey: ${replaced}`); // said on the user's screen, as at start-up
+  expect(reloadNote(report, [], []) ?? "").not.toContain("replaces the one in"); // before: "warning: …" in the model's note
+  expect(source.skills().find((s) => s.name === "homesk")?.description).toBe("The project's homesk.");
+});
