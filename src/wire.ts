@@ -61,7 +61,7 @@ import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
-import { configWriteVet } from "./config/write-check.ts";
+import { configWriteVet, withStrayNote } from "./config/write-check.ts";
 import { createTools, filterWatch } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
@@ -175,7 +175,7 @@ export async function assemble(
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
   const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
   const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
-  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
+  const configVet = withStrayNote(configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold }), here.root, home); // and a project file below the root: where it belongs
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered

@@ -138,8 +138,8 @@ export function unloadedProviderHint(name: string, file: string): string {
  * package's own .mcp.json (Claude Code reads one where it starts) would otherwise just be missing.
  */
 export function strayNotice(paths: readonly string[], root: string): string {
-  // a .hey/ below the root makes its folder the project at the next start there, the root's files then unread
-  const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ there would make its folder the project at the next start)" : "";
+  // a .hey/ below a root with the project's files never becomes the project (fs/places.ts projectRoot): said so it is not waited for
+  const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ below the root never replaces the project there)" : "";
   return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
 }
 
