@@ -91,7 +91,7 @@ export function withStrayNote(vet: WriteVet, root: string, home: string): WriteV
     const vetted = vet(abs, text);
     const belongs = root === home ? undefined : strayProjectFile(resolve(abs), root);
     if (!belongs || (vetted && "refused" in vetted)) return vetted;
-    const note = `note: hey does not read this file: a project's skills, .hey/config.toml and .mcp.json are read at its root, ${root}; write it as ${belongs} (and delete this one) to have it loaded`;
+    const note = `note: not where hey reads it: a project's skills, .hey/config.toml and .mcp.json are read at its root, ${root}; write it as ${belongs} (and delete this one) to have it loaded`;
     return { note: vetted ? `${vetted.note}\n${note}` : note };
   };
 }

@@ -136,10 +136,11 @@ export function unloadedProviderHint(name: string, file: string): string {
  * Project files below the project root (trust/store.ts strayResources), never read: said at
  * start-up (a run, the REPL, `hey mcp`), in the REPL's /mcp (its server files) and at /reload — a
  * package's own .mcp.json (Claude Code reads one where it starts) would otherwise just be missing.
+ * `takesOver`: a `.hey/` among them makes its folder the project at the next start there (the root
+ * has none of the project's files: fs/places.ts projectRoot); else it never does, and is only moved.
  */
-export function strayNotice(paths: readonly string[], root: string): string {
-  // a .hey/ below a root with the project's files never becomes the project (fs/places.ts projectRoot): said so it is not waited for
-  const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ below the root never replaces the project there)" : "";
+export function strayNotice(paths: readonly string[], root: string, takesOver = false): string {
+  const moves = takesOver ? " (a .hey/ there would make its folder the project at the next start)" : "";
   return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
 }
 

@@ -14,7 +14,7 @@ import { loadLayer, loadMcpJson, recordKey, seedMainCheckout } from "../config/l
 import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
-import { strayTaskNotes, type Places } from "../fs/places.ts";
+import { projectRoot, strayTaskNotes, type Places } from "../fs/places.ts";
 import { rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
@@ -95,7 +95,9 @@ function strayTaskLines(cwd: string, root: string): string[] {
  */
 export function strayNotices(cwd: string, root: string): string[] {
   const stray = strayResources(cwd, root);
-  return [...strayTaskLines(cwd, root), ...(stray.length ? [strayNotice(stray, root)] : [])];
+  // the project a start here would find, looking no higher than the root: another when a .hey/ below it takes over
+  const takesOver = stray.length > 0 && projectRoot(cwd, dirname(root), rootProbe) !== root;
+  return [...strayTaskLines(cwd, root), ...(stray.length ? [strayNotice(stray, root, takesOver)] : [])];
 }
 
 /** The project's config files as they are now, checked: `.mcp.json`, then `.hey/config.toml`; a file that cannot be read or parsed is in `problems`. */
