@@ -175,7 +175,7 @@ export async function assemble(
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
   const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
   const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
-  const configVet = withStrayNote(configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold }), here.root, home); // and a project file below the root: where it belongs
+  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
@@ -200,7 +200,7 @@ export async function assemble(
       seen,
       session: sessionId,
       notice: toolNotice,
-      vet: configVet, // a write that would leave one of hey's config files unable to load is refused
+      vet: withStrayNote(configVet, here.root, home), // a write leaving a config file unable to load is refused; one below the root, noted
     }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`
     return {
       shell,

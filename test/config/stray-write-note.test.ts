@@ -22,7 +22,9 @@ test.each([
 test("the write's result says the file is not read and where to write it; a refusal stays a refusal; none at home", () => {
   const none: WriteVet = () => undefined;
   const said = withStrayNote(none, "/p", "/h")("/p/web/.hey/skills/oops/SKILL.md", "x");
-  expect(said && "note" in said && said.note).toContain("note: not where hey reads it: a project's skills, .hey/config.toml and .mcp.json are read at its root, /p;");
+  expect(said && "note" in said && said.note).toContain(
+    "note: not where hey reads it: a project's skills, .hey/config.toml and .mcp.json are read at its root, /p;",
+  );
   expect(said && "note" in said && said.note).toContain("write it as /p/.hey/skills/oops/SKILL.md");
   expect(withStrayNote(none, "/p", "/h")("/p/web/app.ts", "x")).toBeUndefined();
   const refuse: WriteVet = () => ({ refused: "no" });

@@ -342,7 +342,11 @@ test("a skill the model writes relative to repo/sub is flagged where it belongs,
   write(join(repo, ".hey", "config.toml"), fakeTable("tracker", "tracker", "find_issue"));
   const OOPS = "---\nname: oops\ndescription: Written from the subdirectory.\n---\nx\n";
   const m = model((req) =>
-    req.messages.at(-1)?.role === "tool" ? { text: "done" } : lastUserText(req) === "keep it" ? { calls: [["write_file", { path: ".hey/skills/oops/SKILL.md", content: OOPS }]] } : { text: "ok" },
+    req.messages.at(-1)?.role === "tool"
+      ? { text: "done" }
+      : lastUserText(req) === "keep it"
+        ? { calls: [["write_file", { path: ".hey/skills/oops/SKILL.md", content: OOPS }]] }
+        : { text: "ok" },
   );
   userConfig(m.baseUrl);
   const wrote = await hey(["--approve", "-p", "keep it"]);

@@ -90,9 +90,21 @@ describe("projectRoot: the git root unless only a .hey/ below it has the project
     ["a .hey/ in the launch directory", "/w/repo/sub", hey("/w/repo/sub"), ["/w/repo/.git"], "/w/repo/sub"],
     // x136: the model wrote .hey/skills/x/SKILL.md relative to a subdirectory; the root's skills, servers and trust stay the project's
     ["a .hey/ below the git root's .hey/: the git root", "/w/repo/web", [...hey("/w/repo/web"), ...hey("/w/repo")], ["/w/repo/.git"], "/w/repo"],
-    ["a .hey/config.toml below the git root's .hey/: the git root", "/w/repo/web/src", [...hey("/w/repo"), "/w/repo/web/.hey"], ["/w/repo/web/.hey/config.toml", "/w/repo/.git"], "/w/repo"],
+    [
+      "a .hey/config.toml below the git root's .hey/: the git root",
+      "/w/repo/web/src",
+      [...hey("/w/repo"), "/w/repo/web/.hey"],
+      ["/w/repo/web/.hey/config.toml", "/w/repo/.git"],
+      "/w/repo",
+    ],
     ["a .hey/ below a git root with .mcp.json: the git root", "/w/repo/web", hey("/w/repo/web"), ["/w/repo/.mcp.json", "/w/repo/.git"], "/w/repo"],
-    ["a .hey/ below a git root with .agents/skills: the git root", "/w/repo/web", [...hey("/w/repo/web"), "/w/repo/.agents/skills"], ["/w/repo/.git"], "/w/repo"],
+    [
+      "a .hey/ below a git root with .agents/skills: the git root",
+      "/w/repo/web",
+      [...hey("/w/repo/web"), "/w/repo/.agents/skills"],
+      ["/w/repo/.git"],
+      "/w/repo",
+    ],
     ["two .hey/ below a git root with nothing: the outer", "/w/repo/a/b", [...hey("/w/repo/a/b"), ...hey("/w/repo/a")], ["/w/repo/.git"], "/w/repo/a"],
     ["no git, a .hey/ below a .hey/: the outer", "/w/notes/2024", [...hey("/w/notes/2024"), ...hey("/w/notes")], [], "/w/notes"],
     ["a .hey/ above it wins over the git root", "/w/repo/a/b", hey("/w/repo/a"), ["/w/repo/.git"], "/w/repo/a"],
