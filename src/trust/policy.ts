@@ -144,6 +144,11 @@ export function strayNotice(paths: readonly string[], root: string, takesOver = 
   return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
 }
 
+/** A `.hey/` below a trusted git root made its folder the project (trust/store.ts strayNotices): the trust asked about or missing is that folder's. */
+export function takenOverNotice(root: string, gitRoot: string): string {
+  return `the project is ${visible(root)} (its .hey/ has the project's skills or config), not ${visible(gitRoot)}, which you trusted: trust and approvals are kept per project root (move its .hey/ files to ${visible(gitRoot)}/.hey/ to keep working in ${visible(gitRoot)})`;
+}
+
 /**
  * A `.hey/task.md` in a `.hey/` passed over for the project root (fs/places.ts strayTaskNotes):
  * the model wrote it relative to a subdirectory; the project's is `rootTask`. `shown`: its path
