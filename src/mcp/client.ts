@@ -224,7 +224,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
       connecting = p.catch(() => {});
       return abortable(p, signal);
     };
-    answers.challenged = false;
+    [answers.challenged, answers.sent] = [false, undefined]; // what the last session was refused is not this one's
     const inUse = (c: SdkClient) => (current ?? { client: c }).client === c; // the first session's notices count while it opens
     const limits = { timeoutMs: settings.timeoutMs, signal };
     let client = newClient(lib, ctx, hooks, limits, inUse);
@@ -271,8 +271,11 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
   /** Whether `e` is the server's auth layer refusing hey's token with something else than 401 (refused-token.ts): the reason, or undefined. */
   const refusedSignIn = async (e: unknown): Promise<string | undefined> => {
     if (!provider || ownAuthorization || !(e instanceof lib.StreamableHTTPError) || e.code === 401) return undefined;
-    const token = async () => (await provider.tokens())?.access_token;
-    return refusedToken({ code: e.code ?? 0, message: e.message }, { url, headers: settings.headers, token, send: fetchImpl, signal });
+    let probed: string | undefined;
+    const token = async () => (probed = (await provider.tokens())?.access_token);
+    const why = await refusedToken({ code: e.code ?? 0, message: e.message }, { url, headers: settings.headers, token, send: fetchImpl, signal });
+    if (why) answers.sent = probed; // the token the probe saw refused the same way: what the refusal is of
+    return why;
   };
   /** The connection is gone: the next call connects again. */
   const lost = (why: string, auth = false) => {

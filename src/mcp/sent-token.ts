@@ -23,12 +23,18 @@ export function tokenRefused(error: unknown): string | undefined {
   return error instanceof Error ? refused.get(error) : undefined;
 }
 
+/** The answers that refuse the token a request carried: none or a wrong one (401), one without the rights (403). */
+const REFUSALS = new Set([401, 403]);
+
 /** What a remote endpoint's answers said: whether the last asks for a sign-in, and the token of the last it refused. */
 export interface Answers {
   fetch: typeof fetch;
   /** the last answer was a 401 with a Bearer challenge (the client sets it back to false for each new session) */
   challenged: boolean;
-  /** the access token of the last request the endpoint refused: what a refusal is of */
+  /**
+   * the access token of the last request the endpoint refused (401, 403): what a refusal is of;
+   * undefined once an answer is OK (the client sets it back too for each new session)
+   */
   sent: string | undefined;
 }
 
@@ -49,8 +55,11 @@ export function watchAnswers(send: typeof fetch, url: URL, signal: AbortSignal, 
       }
       if (!own && new URL(input instanceof Request ? input.url : input).href === url.href) {
         answers.challenged = asksForSignIn(res);
-        // not a session gone (404), nor an event stream it does not offer (405): no refusal of a token
-        if (!res.ok && res.status !== 404 && res.status !== 405) answers.sent = bearerOf(input, init);
+        // only these refuse a token: a 503 or a 429 says nothing of it, and a token left from one would
+        // be taken for the refused one later, when a newer one is stored (x139 #6). A 400 or 500 of an
+        // auth layer refuses one too, but only the client's probe tells it from a plain failure (refused-token.ts)
+        if (res.ok) answers.sent = undefined;
+        else if (REFUSALS.has(res.status)) answers.sent = bearerOf(input, init);
       }
       return res;
     }) as typeof fetch,

@@ -183,3 +183,26 @@ test("the watch takes the token the refused attempt sent, not what is stored whe
   watch.refused("c", url, undefined); // no token sent (the stored one past its expiry): the stored one is what it refused
   expect(watch.fresh("c", url)).toBe(false);
 });
+
+test("a refreshed token the server's auth layer refuses with 500 server_error is what the watch holds refused, not the expired one before it: a new sign-in made elsewhere is still taken up", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  // the refreshed token is refused as the SDK's bearer middleware refuses a token it cannot verify; others pass
+  const send = (async (input: string | URL | Request, init?: RequestInit) => {
+    const bearer = /^Bearer\s+(\S+)/.exec(new Headers(init?.headers).get("authorization") ?? "")?.[1];
+    if (bearer !== undefined && bearer === f.issued[1])
+      return Response.json({ error: "server_error", error_description: "Internal Server Error" }, { status: 500 });
+    return fetch(input, init);
+  }) as typeof fetch;
+  const a = hey(f.url, ["remote"], send);
+  expect(await a.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.expireAll(); // 401 for the first token; its refresh gives the second, which is refused with 500
+  expect(await a.call()).toContain("refused hey's sign-in with HTTP 500 server_error");
+  expect(f.issued.length).toBe(2);
+  expect(a.states()).toEqual({ remote: "auth_required" });
+  const seen = f.seen.length;
+  await a.call(); // the stored token is the refused one: no restart spent on it, no request
+  expect(f.seen.length).toBe(seen);
+  expect((await login(f.url)).ok).toBe(true); // a real new sign-in, made elsewhere
+  expect(await a.call()).toBe(`you sent: Bearer ${f.issued.at(-1)}`);
+});
