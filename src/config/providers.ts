@@ -25,7 +25,7 @@ import {
   protocolAt,
   unknownProviderHint,
 } from "./presets.ts";
-import { movedNotice, namesSessionModel, staysWithSession } from "./resumed-provider.ts";
+import { movedBy, movedNotice, namesSessionModel, staysWithSession } from "./resumed-provider.ts";
 import { checkValue, type ConfigFile, type FileProvider, varsIn, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -215,9 +215,16 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const spec = flags.model || envValue(env, "HEY_MODEL");
   if (spec) {
     const label = flags.model ? (flags.modelLabel ?? `-m ${spec}`) : `HEY_MODEL=${spec}`;
-    // HEY_MODEL naming the session's own model keeps it on its provider, though a gateway lists that name too
+    // HEY_MODEL naming the session's own model keeps it on its provider, though a gateway lists that name too; one naming another
+    // of its vendor's models (HEY_PROVIDER, if set, naming it too) resolves there: a profile's variable, not a choice of gateway
     const own = !flags.model && resumedChoice && choice.provider === resumedChoice.provider && namesSessionModel(spec, flags.session!);
-    choice = own ? { ...resumedChoice, named: label } : { ...parse(spec, label, choice.provider), named: label };
+    const stays = !flags.model && resumedChoice && !flags.session!.current && staysWithSession(flags.session!, env);
+    const bare = spec.startsWith(`${resumedChoice?.provider}/`) ? spec.slice(resumedChoice!.provider.length + 1) : spec;
+    choice = own
+      ? { ...resumedChoice, named: label }
+      : stays
+        ? { provider: resumedChoice.provider, model: bare, named: label }
+        : { ...parse(spec, label, choice.provider), named: label };
   }
 
   const provider = byName(choice.provider)!;
@@ -303,10 +310,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const noKey = refused ? noKeyRefusal(provider, `${provider.name}/${model}`, providers, resuming) : undefined;
   if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
   // a resumed session going on with another provider: said rather than quietly sent elsewhere (a refusal above says it already)
-  const by = spec ? choice.named : heyProvider && choice.provider === heyProvider ? `HEY_PROVIDER=${heyProvider}` : undefined;
+  const by = flags.model ? choice.named : movedBy(flags.session, env, provider.name);
   const away = flags.session && !flags.session.current && !flags.model && provider.name !== flags.session.provider && !(by && noKey);
-  const gone = [undefined, keyless].includes(byName(flags.session?.provider ?? "")); // the keyless vendor kept above: nothing to go back to
-  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, gone && { keyVar: keyless?.apiKeyVar }) : undefined;
+  // -m back to the session's provider only where it would be sent to: not one this run lacks, nor a vendor's API with no key
+  const back = byName(flags.session?.provider ?? "");
+  const gone = !back || (keylessAtVendor(back) && !keyGiven(flags, env, back.name));
+  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, gone && { keyVar: (back ?? keyless)?.apiKeyVar }) : undefined;
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(noKey ? { noKey } : {}),

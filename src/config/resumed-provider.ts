@@ -23,6 +23,21 @@ export function staysWithSession(session: Session, env: Env): boolean {
 export const namesSessionModel = (spec: string, session: Session): boolean => spec === session.model || spec === `${session.provider}/${session.model}`;
 
 /**
+ * The variable that sent a resumed session to provider `to`, for movedNotice: HEY_MODEL, but HEY_PROVIDER
+ * where it named `to` and HEY_MODEL names the session's own model or one of its vendor's (alone, that
+ * would have left the session where it was), and both where each may have; undefined when neither did.
+ */
+export function movedBy(session: Session | undefined, env: Env, to: string): string | undefined {
+  const provider = envValue(env, "HEY_PROVIDER");
+  const model = envValue(env, "HEY_MODEL");
+  const byProvider = provider === to ? `HEY_PROVIDER=${provider}` : undefined;
+  if (!model) return byProvider;
+  if (!byProvider || model.startsWith(`${to}/`)) return `HEY_MODEL=${model}`;
+  const stays = session && staysWithSession(session, { HEY_MODEL: model });
+  return stays ? byProvider : `${byProvider} with HEY_MODEL=${model}`;
+}
+
+/**
  * The line said when a resumed session goes on with another provider than it used: `to` is
  * `PROVIDER/MODEL`, `by` the variable that chose it (`HEY_MODEL=…`, `HEY_PROVIDER=…`), undefined
  * when nothing did and the session's provider is not in this run (the default model answers).
