@@ -19,6 +19,16 @@ export function staysWithSession(session: Session, env: Env): boolean {
   return !model || namesSessionModel(model, session) || model.startsWith(`${session.provider}/`) || familyOf(model) === session.provider;
 }
 
+/**
+ * Where HEY_MODEL `spec` goes on with a resumed `session` that it and HEY_PROVIDER leave there
+ * (staysWithSession): its provider, `PROVIDER/` left out, even where a gateway's list holds the
+ * name (README: never sent to the file's gateway under that name); undefined when they move it.
+ */
+export function keptOnSession(session: Session, env: Env, spec: string): { provider: string; model: string } | undefined {
+  if (!staysWithSession(session, env)) return undefined;
+  return { provider: session.provider, model: spec.startsWith(`${session.provider}/`) ? spec.slice(session.provider.length + 1) : spec };
+}
+
 /** Whether `spec` is the session's own model, bare or as `PROVIDER/MODEL`. */
 export const namesSessionModel = (spec: string, session: Session): boolean => spec === session.model || spec === `${session.provider}/${session.model}`;
 

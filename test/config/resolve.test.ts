@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, loadMcpJson } from "../../src/config/load.ts";
-import { isUsable } from "../../src/config/providers.ts";
+import { isUsable } from "../../src/config/presets.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { unsendable } from "../../src/endpoint.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
