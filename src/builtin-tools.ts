@@ -11,7 +11,8 @@ import type { SeenFiles } from "./tools/seen-files.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { AGENT_MARK } from "./agent-mark.ts";
 import { type FilterWatch, watchFilter } from "./tools/filter-watch.ts";
-import { saidUnrunnable } from "./config/filter-name.ts";
+import { saidUnrunnable, unrunnableFilter } from "./config/filter-name.ts";
+import { unrunnable } from "./fs/ripgrep-choice.ts";
 
 type Env = Record<string, string | undefined>;
 type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env" | "watch"> & { readEnv?: Env };
@@ -40,4 +41,25 @@ export function createTools(settings: Settings, opts: BashPart & { cacheDir?: st
 export function filterWatch(settings: Pick<Settings, "tools" | "bashFilterSource">, warnings: readonly string[], say: (line: string) => void): FilterWatch {
   const { bashFilter } = settings.tools;
   return watchFilter(bashFilter, settings.bashFilterSource, say, saidUnrunnable(bashFilter, settings.bashFilterSource, warnings) !== undefined);
+}
+
+type Filtered = Pick<Settings, "tools" | "bashFilterSource">;
+
+/**
+ * The run's filter watches, one per configure (wire.ts): with `said` (start-up's warnings, a /reload's
+ * fresh ones) made from that answer; without (`/model`), the run's watch goes on while the filter is
+ * the same and was not found missing — its failures in a row, and a filter turned off "for the rest of
+ * this run", are the filter's, not the model's — else PATH is searched again, so a filter installed
+ * since start is used (README /reload: from the first request on, hey asks again each time).
+ */
+export function filterWatches(say: (line: string) => void, platform = process.platform): (settings: Filtered, said?: readonly string[]) => FilterWatch {
+  let last: { filter: string; source: string | undefined; watch: FilterWatch; missing: boolean } | undefined;
+  return (settings, said) => {
+    const { bashFilter: filter } = settings.tools;
+    const source = settings.bashFilterSource;
+    if (!said && last && last.filter === filter && last.source === source && !last.missing) return last.watch;
+    const missing = said ? saidUnrunnable(filter, source, said) !== undefined : unrunnableFilter(filter, source, platform, unrunnable) !== undefined;
+    last = { filter, source, watch: watchFilter(filter, source, say, missing), missing };
+    return last.watch;
+  };
 }

@@ -97,7 +97,7 @@ export interface RuntimeParts {
   reloadables: readonly Reloadable[];
   /** what start-up found wrong in the agent's own skills (prompt/start-note.ts): told the model once, as /reload's note is */
   startNote: string | undefined;
-  configure(settings: Settings): Configured;
+  configure(settings: Settings, said?: readonly string[]): Configured; // `said`: the warnings just found (start's, a /reload's); none: /model's (filterWatches)
   /** the fetch for other proxy or CA settings; throws ConfigError or NetConfigError */
   fetchFor(settings: Settings): typeof fetch;
   providerFor(settings: Settings, fetchImpl: typeof fetch): Promise<Provider>;
@@ -252,7 +252,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         const effort = agent.effort;
         live.config = decided;
         live.fetch = nextFetch;
-        live.configured = parts.configure(s);
+        live.configured = parts.configure(s, decided.warnings);
         const next = agentSettings(s);
         // an /effort choice outlives a reload that leaves effort alone
         agent.switchModel(nextProvider, s.effort === current.effort ? { ...next, ...(effort === undefined ? {} : { effort }) } : next);

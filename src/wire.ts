@@ -61,7 +61,7 @@ import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet, withStrayNote } from "./config/write-check.ts";
-import { createTools, filterWatch } from "./builtin-tools.ts";
+import { createTools, filterWatches } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
@@ -175,7 +175,8 @@ export async function assemble(
   const configFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile].includes(f)); // and .mcp.json, which other tools read too
   const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
   const configVet = configWriteVet(configFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
-  const configure = (s: Settings, said = live.config.warnings): Configured => {
+  const watches = filterWatches(toolNotice); // start-up's and each /reload's answer whether the filter is missing; /model keeps the run's watch
+  const configure = (s: Settings, said?: readonly string[]): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
     const plain = toolEnvironment(env, s, s.tools.keepEnv);
@@ -188,7 +189,7 @@ export async function assemble(
     const place = { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, gitEnv: commandEnv, bases };
     const permission = permissionRules(s.permission, shell, place);
     const hide = (t: string) => redactText(t, redaction); // a full output saved, a read_file window into a key: hidden as results are
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide, watch: filterWatch(s, said, toolNotice) }; // a failure told once; `said`: the config's warnings (a missing filter found at start)
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide, watch: watches(s, said) }; // a failure told once
     const tools = createTools(s, {
       shell,
       ...keeping,

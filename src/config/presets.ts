@@ -139,6 +139,11 @@ export function protocolAt(p: Preset, baseUrl: string): Protocol {
  */
 export const isGateway = (p: Pick<ProviderSettings, "preset" | "urlVar" | "apiKeyVar">): boolean => Boolean(p.preset && p.urlVar && p.apiKeyVar !== undefined);
 
+/** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server, a vendor's variable moved). */
+export function isUsable(p: ProviderSettings): boolean {
+  return p.apiKey !== undefined || p.apiKeyVar === undefined || isGateway(p);
+}
+
 /** Throws the ConfigError of a bad address that a variable gave the provider this run uses (`check` is checkUrl). */
 export function checkAddress(p: ProviderSettings, env: Env, check: (url: string, label: string) => void): void {
   if (p.urlVar === "OLLAMA_HOST") ollamaUrl(env);

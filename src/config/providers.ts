@@ -16,6 +16,7 @@ import {
   envValue,
   familyOf,
   isGateway,
+  isUsable,
   keylessAtVendor,
   keyNamed,
   noKeyRefusal,
@@ -25,7 +26,7 @@ import {
   protocolAt,
   unknownProviderHint,
 } from "./presets.ts";
-import { movedNotice, namesSessionModel, staysWithSession } from "./resumed-provider.ts";
+import { keptOnSession, movedBy, movedNotice, namesSessionModel, staysWithSession } from "./resumed-provider.ts";
 import { checkValue, type ConfigFile, type FileProvider, varsIn, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -159,8 +160,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
-  // a session on a built-in vendor whose key is unset now, which a config's list leaves out: refused below as with no config, not
-  // moved; only while neither -m nor HEY_MODEL / HEY_PROVIDER names another provider, which then resolves among the config's own
+  // a built-in vendor's session with no key now, left out of a config's list: refused below as with no config unless -m or HEY_* names another provider
   const keyless = presets(env).providers.find((p) => p.name === flags.session?.provider && keylessAtVendor(p) && !byName(p.name));
   if (keyless && !flags.model && staysWithSession(flags.session!, env)) providers.push(keyless);
   const names_ = providers.map((p) => p.name);
@@ -215,9 +215,10 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const spec = flags.model || envValue(env, "HEY_MODEL");
   if (spec) {
     const label = flags.model ? (flags.modelLabel ?? `-m ${spec}`) : `HEY_MODEL=${spec}`;
-    // HEY_MODEL naming the session's own model keeps it on its provider, though a gateway lists that name too
+    // HEY_MODEL naming the session's own model keeps it on its provider, though a gateway lists that name too; so does one of its vendor's
     const own = !flags.model && resumedChoice && choice.provider === resumedChoice.provider && namesSessionModel(spec, flags.session!);
-    choice = own ? { ...resumedChoice, named: label } : { ...parse(spec, label, choice.provider), named: label };
+    const kept = !flags.model && resumedChoice && !flags.session!.current ? keptOnSession(flags.session!, env, spec) : undefined;
+    choice = { ...(own ? resumedChoice : (kept ?? parse(spec, label, choice.provider))), named: label };
   }
 
   const provider = byName(choice.provider)!;
@@ -302,11 +303,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const refused = (choice === resumedChoice || resuming) && !key && keylessAtVendor(provider);
   const noKey = refused ? noKeyRefusal(provider, `${provider.name}/${model}`, providers, resuming) : undefined;
   if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
-  // a resumed session going on with another provider: said rather than quietly sent elsewhere (a refusal above says it already)
-  const by = spec ? choice.named : heyProvider && choice.provider === heyProvider ? `HEY_PROVIDER=${heyProvider}` : undefined;
+  // a resumed session sent to another provider is said (a refusal above says it already), offering -m back only where that would be sent
+  const by = movedBy(flags.session, env, provider.name);
   const away = flags.session && !flags.session.current && !flags.model && provider.name !== flags.session.provider && !(by && noKey);
-  const gone = [undefined, keyless].includes(byName(flags.session?.provider ?? "")); // the keyless vendor kept above: nothing to go back to
-  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, gone && { keyVar: keyless?.apiKeyVar }) : undefined;
+  const back = byName(flags.session?.provider ?? "");
+  const gone = !back || (keylessAtVendor(back) && !keyGiven(flags, env, back.name)); // not in this run, or a vendor's API with no key
+  const notice = away ? movedNotice(flags.session!, `${provider.name}/${model}`, by, gone && { keyVar: (back ?? keyless)?.apiKeyVar }) : undefined;
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(noKey ? { noKey } : {}),
@@ -318,11 +320,6 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   };
   const heys = builtIn && !provider.modelVar ? { defaultModel: true as const } : {}; // a 404 for it says so (missing-model.ts)
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}), ...heys };
-}
-
-/** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server, a vendor's variable moved). */
-export function isUsable(p: ProviderSettings): boolean {
-  return p.apiKey !== undefined || p.apiKeyVar === undefined || isGateway(p);
 }
 
 /**

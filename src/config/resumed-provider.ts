@@ -19,8 +19,33 @@ export function staysWithSession(session: Session, env: Env): boolean {
   return !model || namesSessionModel(model, session) || model.startsWith(`${session.provider}/`) || familyOf(model) === session.provider;
 }
 
+/**
+ * Where HEY_MODEL `spec` goes on with a resumed `session` that it and HEY_PROVIDER leave there
+ * (staysWithSession): its provider, `PROVIDER/` left out, even where a gateway's list holds the
+ * name (README: never sent to the file's gateway under that name); undefined when they move it.
+ */
+export function keptOnSession(session: Session, env: Env, spec: string): { provider: string; model: string } | undefined {
+  if (!staysWithSession(session, env)) return undefined;
+  return { provider: session.provider, model: spec.startsWith(`${session.provider}/`) ? spec.slice(session.provider.length + 1) : spec };
+}
+
 /** Whether `spec` is the session's own model, bare or as `PROVIDER/MODEL`. */
 export const namesSessionModel = (spec: string, session: Session): boolean => spec === session.model || spec === `${session.provider}/${session.model}`;
+
+/**
+ * The variable that sent a resumed session to provider `to`, for movedNotice: HEY_MODEL, but HEY_PROVIDER
+ * where it named `to` and HEY_MODEL names the session's own model or one of its vendor's (alone, that
+ * would have left the session where it was), and both where each may have; undefined when neither did.
+ */
+export function movedBy(session: Session | undefined, env: Env, to: string): string | undefined {
+  const provider = envValue(env, "HEY_PROVIDER");
+  const model = envValue(env, "HEY_MODEL");
+  const byProvider = provider === to ? `HEY_PROVIDER=${provider}` : undefined;
+  if (!model) return byProvider;
+  if (!byProvider || model.startsWith(`${to}/`)) return `HEY_MODEL=${model}`;
+  const stays = session && staysWithSession(session, { HEY_MODEL: model });
+  return stays ? byProvider : `${byProvider} with HEY_MODEL=${model}`;
+}
 
 /**
  * The line said when a resumed session goes on with another provider than it used: `to` is

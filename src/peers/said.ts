@@ -2,6 +2,7 @@
 // first start that finds it, and again only when it changes (a rule added to the deny list), so a
 // user who read it is not told on every run. Kept in the state directory, one hash per notice.
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 
 /** The record is a few hashes per project; anything bigger is not hey's. */
@@ -27,7 +28,9 @@ export interface SaidRecord {
  * The record in `file` as one start of hey reads it: once, at its first question (a start asks up to
  * five: the trust notice, other agents' files, the deny entries, the user's lists, the start's held
  * lines — each read the file again, ~4 opens and stats before the first request), then answered
- * from what was read and written back whole when a call changes it. `read` reads the file (fs/own-files.ts readOwnFile).
+ * from what was read. A call that changes its key reads the file again under its lock and writes
+ * back that key alone: another hey starting meanwhile (its questions span the skills, AGENTS.md and
+ * MCP servers' start) keeps what it wrote, a key it dropped too. `read` reads the file (fs/own-files.ts readOwnFile).
  */
 export function saidRecord(file: string, read: typeof readOwnFile = readOwnFile): SaidRecord {
   let said: Said | undefined;
@@ -41,6 +44,17 @@ export function saidRecord(file: string, read: typeof readOwnFile = readOwnFile)
     }
     return {};
   };
+  const record = (key: string, hashes: string[]) =>
+    withFileLock(
+      file,
+      async () => {
+        const now = load();
+        if (hashes.length > 0) now[key] = hashes;
+        else delete now[key];
+        await writeFileAtomic(file, JSON.stringify(now) + "\n", { own: true, private: true });
+      },
+      { private: true },
+    );
   return {
     async unsaid(project, notices, topic = "") {
       said ??= load();
@@ -53,9 +67,9 @@ export function saidRecord(file: string, read: typeof readOwnFile = readOwnFile)
         said[key] = now; // what is there now: a notice gone and back is said again
       else delete said[key];
       try {
-        await writeFileAtomic(file, JSON.stringify(said) + "\n", { own: true, private: true });
+        await record(key, now);
       } catch {
-        // a read-only state directory: said again next time
+        // a read-only state directory, or another hey holding the lock for seconds: said again next time
       }
       return fresh;
     },

@@ -1,7 +1,7 @@
 // What `/model` lists and says (the models of the providers usable now, those an endpoint lists for
 // a provider with none configured) and what Tab completes after `/model`. Pure.
 import type { Agent } from "../agent.ts";
-import { isUsable } from "../config/providers.ts";
+import { isUsable } from "../config/presets.ts";
 import type { ProviderSettings } from "../config/settings.ts";
 
 /** The models the endpoint of a provider with none configured lists, once known (endpoint-lists.ts). */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { loadMcpJson } from "../../src/config/read-layer.ts";
-import { isUsable } from "../../src/config/providers.ts";
+import { isUsable } from "../../src/config/presets.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { unsendable } from "../../src/endpoint.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";

@@ -253,10 +253,48 @@ describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose built-in
     expect(settings.provider.moved).toBe(line); // --output json tells a script too (run.ts)
   });
 
-  test("HEY_MODEL naming a model of its vendor that the gateway lists goes there, said without offering the keyless vendor back", () => {
-    const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1"]`, { HEY_MODEL: "gpt-5.1" });
-    expect(`${settings.provider.name}/${settings.model}`).toBe("gw/gpt-5.1");
-    expect(warnings).toContain("the session used openai/gpt-5.5, and OPENAI_API_KEY is not set; HEY_MODEL=gpt-5.1 sends it to gw/gpt-5.1");
+  // x138 #1: naming its vendor, the variables leave the session there even where the gateway lists the name (README)
+  test.each([
+    ["HEY_MODEL names a model of its vendor", { HEY_MODEL: "gpt-5.1" }, "HEY_MODEL=gpt-5.1"],
+    ["HEY_PROVIDER names its vendor and HEY_MODEL one of its models", { HEY_PROVIDER: "openai", HEY_MODEL: "gpt-5.1" }, "HEY_MODEL=gpt-5.1"],
+    ["HEY_MODEL writes it openai/…", { HEY_MODEL: "openai/gpt-5.1" }, "HEY_MODEL=openai/gpt-5.1"],
+  ])("nothing goes to a gateway that lists the model when %s: refused naming the variable", (_what, env: Env, by) => {
+    const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1", "openai/gpt-5.1"]`, env);
+    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.1");
+    expect(unsendable(settings.provider)).toStartWith(`${by} sends this session to openai/gpt-5.1, and OPENAI_API_KEY is not set, so hey sends it nothing`);
+    expect(warnings.join("\n")).not.toContain("the session used");
+  });
+
+  test("with its key set, HEY_MODEL naming another of its vendor's models stays with the vendor, not the gateway listing it", () => {
+    const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1"]`, { OPENAI_API_KEY: "o", HEY_MODEL: "gpt-5.1" });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.1");
+    expect(unsendable(settings.provider)).toBeUndefined();
+    expect(warnings.join("\n")).not.toContain("the session used");
+  });
+
+  // x138 #2: -m back is offered only to a vendor that would be sent to; else the unset key is named
+  test.each([
+    ["no config file", "", { ANTHROPIC_API_KEY: "a", HEY_PROVIDER: "anthropic" }, "HEY_PROVIDER=anthropic sends it to anthropic/"],
+    [
+      "a [provider.openai] table whose key is unset",
+      `${listing}\n[provider.openai]\napi_key = "\${OPENAI_API_KEY}"`,
+      { HEY_PROVIDER: "gw" },
+      "HEY_PROVIDER=gw sends it to gw/",
+    ],
+  ])("with %s, the line names the unset key and offers no -m back", (_what, toml, env: Env, said) => {
+    const line = resolve(toml, { GW_KEY: "k", ...env }, session).warnings.find((w) => w.startsWith("the session used"));
+    expect(line).toStartWith(`the session used openai/gpt-5.5, and OPENAI_API_KEY is not set; ${said}`);
+    expect(line).not.toContain("-m openai/gpt-5.5");
+  });
+
+  // x138 #5: the variable that moved it is the one named, so the user unsets the right one
+  test.each([
+    ["HEY_MODEL names the session's model", { HEY_PROVIDER: "gw", HEY_MODEL: "gpt-5.5" }, "HEY_PROVIDER=gw sends it to gw/gpt-5.5"],
+    ["HEY_MODEL names another of its vendor's", { HEY_PROVIDER: "gw", HEY_MODEL: "gpt-5.1" }, "HEY_PROVIDER=gw sends it to gw/gpt-5.1"],
+    ["HEY_MODEL names the gateway's model", { HEY_PROVIDER: "gw", HEY_MODEL: "llama-4" }, "HEY_PROVIDER=gw with HEY_MODEL=llama-4 sends it to gw/llama-4"],
+    ["HEY_MODEL names it gw/…", { HEY_PROVIDER: "gw", HEY_MODEL: "gw/llama-4" }, "HEY_MODEL=gw/llama-4 sends it to gw/llama-4"],
+  ])("with HEY_PROVIDER=gw, when %s, the line names what moved the session", (_what, env: Env, said) => {
+    expect(run(listing, env).warnings).toContain(`the session used openai/gpt-5.5, and OPENAI_API_KEY is not set; ${said}`);
   });
 });
 

@@ -3,7 +3,7 @@
 // address (a common line in dotfiles) it is the same as no variable.
 import TOML from "@iarna/toml";
 import { expect, test } from "bun:test";
-import { isUsable } from "../../src/config/providers.ts";
+import { isUsable } from "../../src/config/presets.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { ConfigFlags } from "../../src/config/settings.ts";
 

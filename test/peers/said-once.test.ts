@@ -1,6 +1,8 @@
 // The notices hey says once per project (peers/said.ts) are kept in one record, which a start asks up
 // to five times (the trust notice, other agents' files, the deny entries, the user's lists, the
-// start's held lines): it is read once per start, and what one start records the next one sees.
+// start's held lines): it is answered from one reading per start, and what one start records the next
+// one sees; a change is written as that key alone, read again under the file's lock, so two heys
+// starting at once keep each other's changes (x138 #4).
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,18 +35,35 @@ async function start(file: string, peers: string[]) {
 test("a start reads the record once, however many notices it asks about, and the next start says only what changed", async () => {
   const file = join(dir.path, "state", "peer-notices.json");
   const first = await start(file, ["CLAUDE.md found"]);
-  expect(first).toEqual({ said: ["trust: not decided", "CLAUDE.md found", "lists: none set", "CLAUDE.md imports left out"], reads: 1 });
+  // a change read again before it is written: one reading to answer, one per key written
+  expect(first).toEqual({ said: ["trust: not decided", "CLAUDE.md found", "lists: none set", "CLAUDE.md imports left out"], reads: 1 + 4 });
   expect(Object.keys(JSON.parse(readFileSync(file, "utf8"))).sort()).toEqual(["/p", "/p#start", "/p#trust", "~"]);
   expect(await start(file, ["CLAUDE.md found"])).toEqual({ said: [], reads: 1 });
-  expect(await start(file, ["CLAUDE.md found", ".cursorrules found"])).toEqual({ said: [".cursorrules found"], reads: 1 });
+  expect(await start(file, ["CLAUDE.md found", ".cursorrules found"])).toEqual({ said: [".cursorrules found"], reads: 1 + 1 });
 });
 
-test("a record that is not JSON is started again, read once, and written whole", async () => {
+test("a record that is not JSON is started again: read once to answer, each change written into a fresh one", async () => {
   const file = join(dir.path, "peer-notices.json");
   await Bun.write(file, "{not json");
   expect(await start(file, ["AGENTS.md found"])).toEqual({
     said: ["trust: not decided", "AGENTS.md found", "lists: none set", "CLAUDE.md imports left out"],
-    reads: 1,
+    reads: 1 + 4,
   });
   expect(JSON.parse(readFileSync(file, "utf8"))["/p"]).toHaveLength(1);
+});
+
+test("two starts at once keep each other's changes: a key one drops is not put back by the other's later write", async () => {
+  const file = join(dir.path, "state", "peer-notices.json");
+  expect(await saidRecord(file).unsaid("/P", ["trust: not decided"], "trust")).toEqual(["trust: not decided"]);
+  const inQ = saidRecord(file); // start B, in project Q, reads the record at its first question
+  expect(await inQ.unsaid("/Q", ["trust: not decided"], "trust")).toEqual(["trust: not decided"]);
+  const inP = saidRecord(file); // start A, in P, trusted now: its trust notice is gone, and it finds another agent's file
+  expect(await inP.unsaid("/P", [], "trust")).toEqual([]);
+  expect(await inP.unsaid("/P", ["CLAUDE.md found"])).toEqual(["CLAUDE.md found"]);
+  expect(await inQ.unsaid("/Q", ["CLAUDE.md imports left out"], "start")).toEqual(["CLAUDE.md imports left out"]); // B's last write, after its assemble
+  expect(Object.keys(JSON.parse(readFileSync(file, "utf8"))).sort()).toEqual(["/P", "/Q#start", "/Q#trust"]);
+  // P untrusted again: the notice gone and back is said again, and what A found is not said twice
+  const next = saidRecord(file);
+  expect(await next.unsaid("/P", ["trust: not decided"], "trust")).toEqual(["trust: not decided"]);
+  expect(await next.unsaid("/P", ["CLAUDE.md found"])).toEqual([]);
 });
