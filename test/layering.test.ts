@@ -34,6 +34,7 @@ const EDGES = new Set([
   "config/approval-store.ts",
   "config/control-context.ts",
   "config/load.ts",
+  "config/record-key.ts",
   "config/private-env.ts",
   "context/task-note.ts",
   "doctor/command.ts",
