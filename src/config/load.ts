@@ -17,6 +17,7 @@ import { unrunnableTools } from "./unrunnable-tools.ts";
 import { denyApproved, denyEntries, goneLayer, RECORD_LOST, withRecordedRest } from "./vanished.ts";
 import { isTable, type Table } from "./table.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -304,8 +305,8 @@ function reachable(dir: string): boolean {
 
 /**
  * A guarded file's record keys: its real path, and the path hey read it by when that differs (a
- * link) — recorded too, so the file is found gone after the link went. `lost`: gone, with nothing
- * of it recorded, and the record removed (RECORD_LOST); `untrusted`: an untrusted project's file,
+ * link) — recorded too, so the file is found gone after the link went. `lost`: gone, and what it
+ * set unknown: the record removed, or rewritten since with RECORD_LOST; `untrusted`: an untrusted project's file,
  * of which only the deny entries were weighed.
  */
 function keysOf(source: string, opts: LoadOptions): { key: string; alias?: string; lost?: true; untrusted?: true } {
@@ -316,7 +317,7 @@ function keysOf(source: string, opts: LoadOptions): { key: string; alias?: strin
   return {
     key,
     ...(alias !== key ? { alias } : {}),
-    ...(opts.recordLost && !recorded && !existsSync(source) ? { lost: true as const } : {}),
+    ...(!existsSync(source) && (recorded ? recorded.allow?.includes(ALLOWS_NOTHING) : opts.recordLost) ? { lost: true as const } : {}),
     ...(project && !opts.trustProject ? { untrusted: true as const } : {}),
   };
 }

@@ -192,7 +192,7 @@ export function approvalQuestion(pending: readonly Widening[], agentWrites = tru
 
 /** What approvalQuestion says of one file before its lines. */
 function questionHead(w: Widening): string {
-  if (w.lost) return "is not there, and the record of what you approved was removed: with no list of it";
+  if (w.lost) return "is not there, and the record of what you approved was removed (what it set cannot be known); going on without it";
   if (w.gone) return w.untrusted ? "is gone: the project's deny entries recorded there would no longer apply" : "is gone: the lists you approved there would no longer apply";
   return w.untrusted ? "no longer has deny entries recorded of it" : "would give the agent more than you approved";
 }
