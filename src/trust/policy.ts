@@ -179,10 +179,7 @@ export interface Widening {
  * the question does not say it could: the change may well be the user's own.
  */
 export function approvalQuestion(pending: readonly Widening[], agentWrites = true): string {
-  const files = pending.map(
-    (w) =>
-      `${visible(w.file)} ${questionHead(w)}:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`,
-  );
+  const files = pending.map((w) => `${visible(w.file)} ${questionHead(w)}:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`);
   const them = pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "this change" : "these changes";
   const why = agentWrites
     ? `The agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks.`
@@ -193,7 +190,10 @@ export function approvalQuestion(pending: readonly Widening[], agentWrites = tru
 /** What approvalQuestion says of one file before its lines. */
 function questionHead(w: Widening): string {
   if (w.lost) return "is not there, and the record of what you approved was removed (what it set cannot be known); going on without it";
-  if (w.gone) return w.untrusted ? "is gone: the project's deny entries recorded there would no longer apply" : "is gone: the lists you approved there would no longer apply";
+  if (w.gone)
+    return w.untrusted
+      ? "is gone: the project's deny entries recorded there would no longer apply"
+      : "is gone: the lists you approved there would no longer apply";
   return w.untrusted ? "no longer has deny entries recorded of it" : "would give the agent more than you approved";
 }
 
@@ -241,7 +241,8 @@ const restOf = (w: Widening) => (w.untrusted ? "nothing else in the file is used
  */
 function goneNotice(w: Widening, asked: boolean): string {
   const then = asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them";
-  if (w.lost) return `${visible(w.file)} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; ${asked ? "hey asks again at the next start or /reload" : "run hey at a terminal or with --approve to confirm"}`;
+  if (w.lost)
+    return `${visible(w.file)} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; ${asked ? "hey asks again at the next start or /reload" : "run hey at a terminal or with --approve to confirm"}`;
   const lists = w.untrusted ? "the project's deny entries recorded there" : "the lists you approved there";
   return `${visible(w.file)} is gone; ${lists} still apply; ${then}`;
 }

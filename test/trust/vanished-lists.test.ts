@@ -181,7 +181,9 @@ test("--approve confirms a removed record: the files are taken as they are, as o
   recordRemoved();
   const run = await start(undefined, true);
   expect(run.permission.allow).toEqual(["bash: git *"]);
-  expect(run.said[0]).toEndWith("it was removed; --approve confirms your config files as they are now, and hey records them as approved when the model first answers");
+  expect(run.said[0]).toEndWith(
+    "it was removed; --approve confirms your config files as they are now, and hey records them as approved when the model first answers",
+  );
   expect(record().configs[here.userConfig]?.allow).toEqual(["bash: git *"]);
   expect((await start()).said).toEqual([]);
 });
@@ -209,16 +211,19 @@ test("a removed record is rewritten only once the model answers, as a first reco
   expect(written).toBe(1);
 });
 
-test.each(["the link removed", "its target moved (a dangling link)"])("a linked user config (dotfiles) that disappears keeps its approved lists: %s", async (how) => {
-  const dotfiles = join(here.home, "dotfiles");
-  mkdirSync(join(dotfiles, "hey"), { recursive: true });
-  writeFileSync(join(dotfiles, "hey", "config.toml"), '[permission]\ndeny = ["bash: seq *"]\n');
-  mkdirSync(join(here.userConfig, ".."), { recursive: true });
-  symlinkSync(join(dotfiles, "hey", "config.toml"), here.userConfig);
-  await start(); // the first run records the file
-  if (how === "the link removed") rmSync(here.userConfig);
-  else renameSync(dotfiles, `${dotfiles}.moved`);
-  const run = await start();
-  expect(run.permission.deny).toEqual(["bash: seq *"]);
-  expect(run.said).toEqual([`${here.userConfig} is gone; the lists you approved there still apply; run hey at a terminal to drop them`]);
-});
+test.each(["the link removed", "its target moved (a dangling link)"])(
+  "a linked user config (dotfiles) that disappears keeps its approved lists: %s",
+  async (how) => {
+    const dotfiles = join(here.home, "dotfiles");
+    mkdirSync(join(dotfiles, "hey"), { recursive: true });
+    writeFileSync(join(dotfiles, "hey", "config.toml"), '[permission]\ndeny = ["bash: seq *"]\n');
+    mkdirSync(join(here.userConfig, ".."), { recursive: true });
+    symlinkSync(join(dotfiles, "hey", "config.toml"), here.userConfig);
+    await start(); // the first run records the file
+    if (how === "the link removed") rmSync(here.userConfig);
+    else renameSync(dotfiles, `${dotfiles}.moved`);
+    const run = await start();
+    expect(run.permission.deny).toEqual(["bash: seq *"]);
+    expect(run.said).toEqual([`${here.userConfig} is gone; the lists you approved there still apply; run hey at a terminal to drop them`]);
+  },
+);
