@@ -4,10 +4,11 @@
 // not lock a run out — and `--approve` confirms the files in a `-p` run; a run the model never
 // answered rewrites no record. One-shot runs of dist/hey.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
+import { startTerm } from "../helpers/tmux.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -73,4 +74,25 @@ test("a run the model never answered rewrites no removed record: the next run st
   expect(existsSync(record())).toBe(false);
   const next = await hey(["-p", "hi"]);
   expect(next.stderr).toContain(missing());
+});
+
+test("a first REPL that only ran !COMMAND (its output saved, no model answer) leaves the next run a first run", async () => {
+  const dead = "http://127.0.0.1:46157/v1"; // nothing listens there: the model never answers
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"] });
+  try {
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("!seq 1 200000");
+    await term.keys("Enter");
+    const outputs = join(term.home, ".cache", "hey", "outputs");
+    await term.waitFor("exit 0 · the command and its output go with your next message");
+    expect(readdirSync(outputs).length).toBeGreaterThan(0); // saved: the trace the old start-up took for an earlier run
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
+    expect(existsSync(join(term.home, ".local", "state", "hey", "approvals.json"))).toBe(false);
+  } finally {
+    await term.close();
+  }
 });
