@@ -28,9 +28,11 @@ export interface ApprovalState {
    */
   owed?: { write(): Promise<void> } | "answered";
   /**
-   * no record, though hey ran here before (a session, a command's output): the record was removed,
-   * and `record` stands in for it empty. This is no first run: nothing is taken as approved
-   * (config/vanished.ts RECORD_LOST), and the record is written whatever this run uses.
+   * no record, though hey ran here before (a session): the record was removed, and `record` stands
+   * in for it empty. This is no first run: nothing is taken as approved (config/vanished.ts
+   * RECORD_LOST), a file that is gone included; the record is written, whatever this run uses, at
+   * the model's first answer as a first record is (recordOnAnswer), and what it then holds of each
+   * file (RECORD_LOST's list) keeps the loss until the user's yes.
    */
   lost?: true;
 }

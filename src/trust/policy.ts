@@ -254,7 +254,8 @@ function goneNotice(w: Widening, asked: boolean): string {
  */
 export function lostRecordNotice(record: string, trace: string, confirmed = false): string {
   const missing = `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed`;
-  if (confirmed) return `${missing}; --approve confirms your config files as they are now, and hey records them as approved when the model first answers`;
+  if (confirmed)
+    return `${missing}; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers`;
   return `${missing}, so nothing in your config files counts as approved, and their allow lists let no tool call run (a file that is not there counts as one), until you confirm them at hey's interactive prompt or run hey once with --approve`;
 }
 

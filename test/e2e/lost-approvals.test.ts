@@ -59,7 +59,7 @@ test("--approve confirms a removed record in a -p run: the call runs, and the ne
   await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
   scripted.calls = [["bash", { command: "seq 1 3" }]];
   const r = await hey(["-p", "--approve", "count"]);
-  expect(r.stderr).toContain(`${missing()}; --approve confirms your config files as they are now`);
+  expect(r.stderr).toContain(`${missing()}; --approve confirms your config files (and trust.json's answers) as they are now`);
   expect(scripted.results()[0]).not.toStartWith("blocked");
   const next = await hey(["-p", "count"]);
   expect(next.stderr).not.toContain("missing");

@@ -182,7 +182,7 @@ test("--approve confirms a removed record: the files are taken as they are, as o
   const run = await start(undefined, true);
   expect(run.permission.allow).toEqual(["bash: git *"]);
   expect(run.said[0]).toEndWith(
-    "it was removed; --approve confirms your config files as they are now, and hey records them as approved when the model first answers",
+    "it was removed; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers",
   );
   expect(record().configs[here.userConfig]?.allow).toEqual(["bash: git *"]);
   expect((await start()).said).toEqual([]);
