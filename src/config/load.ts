@@ -331,6 +331,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   // only an untrusted project's deny entries were weighed (projectDenyLayer): the rest of its record stays as it was
   const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, opts.approvals.configs[recordKey(project)]) };
+  const stillLost = (approvals: Approvals | undefined) => opts.recordLost === true && approvals === opts.approvals;
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
@@ -339,10 +340,20 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     ...(deny ? { projectDeny: deny } : {}),
     guards: guards.map((g) => ({ ...g, ...keysOf(g.source, opts), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one
-    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: false }),
+    // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one; while
+    // none is (a removed record is rewritten at the model's first answer) the same stand-in comes back, and is still lost
+    reload: (flags, approvals, trustProject) =>
+      reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: stillLost(approvals) }),
     vet: (written, approvals) =>
-      found(reloadConfig({ ...opts, approvals, written, recordLost: false, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
+      found(
+        reloadConfig({
+          ...opts,
+          approvals,
+          written,
+          recordLost: stillLost(approvals),
+          trustProject: opts.trustProject || written.path === opts.here.projectConfig,
+        }),
+      ),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),

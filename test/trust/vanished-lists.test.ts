@@ -227,3 +227,13 @@ test.each(["the link removed", "its target moved (a dangling link)"])(
     expect(run.said).toEqual([`${here.userConfig} is gone; the lists you approved there still apply; run hey at a terminal to drop them`]);
   },
 );
+
+test("a /reload before the model's first answer still finds the record removed: the allow list keeps waiting", async () => {
+  mkdirSync(join(here.userConfig, ".."), { recursive: true });
+  writeFileSync(here.userConfig, '[permission]\nallow = ["bash"]\n');
+  recordRemoved();
+  const begun = await beginConfig(here, env, {}, { approve: false, configFile: undefined, warn: () => {} });
+  if (begun === "cancelled") throw new Error("cancelled");
+  const reloaded = begun.config.reload({}, begun.approvals.record, false);
+  expect(reloaded.config?.settings.permission.allow).toEqual([ALLOWS_NOTHING]);
+});
