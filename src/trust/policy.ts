@@ -256,7 +256,7 @@ export function lostRecordNotice(record: string, trace: string, confirmed = fals
   const missing = `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed`;
   if (confirmed)
     return `${missing}; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers`;
-  return `${missing}, so nothing in your config files counts as approved, and their allow lists let no tool call run (a file that is not there counts as one), until you confirm them at hey's interactive prompt or run hey once with --approve`;
+  return `${missing}, so nothing in your config files counts as approved, and their allow lists let no tool call run (a file that is not there counts as one; a --config file you name is taken as it is), until you confirm them at hey's interactive prompt or run hey once with --approve`;
 }
 
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */

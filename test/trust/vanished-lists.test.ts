@@ -163,7 +163,9 @@ test("the record removed and the user config gone too: no list is taken as dropp
   recordRemoved();
   const run = await start();
   expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
-  expect(run.said[0]).toContain("their allow lists let no tool call run (a file that is not there counts as one), until you confirm them");
+  expect(run.said[0]).toContain(
+    "their allow lists let no tool call run (a file that is not there counts as one; a --config file you name is taken as it is), until you confirm them",
+  );
   expect(run.said).toContain(
     `${here.userConfig} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; run hey at a terminal or with --approve to confirm`,
   );
