@@ -35,6 +35,7 @@ const EDGES = new Set([
   "config/control-context.ts",
   "config/load.ts",
   "config/read-layer.ts",
+  "config/record-key.ts",
   "config/private-env.ts",
   "context/task-note.ts",
   "doctor/command.ts",

@@ -65,9 +65,11 @@ export async function updateApprovals(file: string, update: (a: Approvals) => Ap
 }
 
 /**
- * The first of `places` (hey's sessions, its commands' outputs: written only once a model answered,
- * when the first record is written too) that holds anything, or undefined: with none of them, a
- * missing record is hey's first run; with one, the record was removed.
+ * The first of `places` (hey's sessions: written only once a model answered, when the first record
+ * is written too, and kept in the record's own state directory) that holds anything, or undefined:
+ * with none of them, a missing record is hey's first run; with one, the record was removed. Saved
+ * command outputs are none: a `!COMMAND` saves them before any answer, and a cache is often restored
+ * apart from the state (CI).
  */
 export function earlierRunTrace(places: readonly string[]): string | undefined {
   return places.find((dir) => {

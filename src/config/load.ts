@@ -2,13 +2,12 @@
 // of each; one file read and parsed is config/read-layer.ts's. Everything after parsing — merging,
 // checking, precedence, messages — is config/resolve.ts's.
 import { accessSync, constants, existsSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
-import { inMainCheckout } from "../fs/worktree.ts";
 import { realPathAt } from "../fs/root-probe.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
-import { withMainApprovals } from "./main-approvals.ts";
+import { pathKey, recordedFor, recordKey } from "./record-key.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { loadLayer, loadMcpJson } from "./read-layer.ts";
 import { sharedMcpJson } from "./mcp-json-layer.ts";
@@ -17,6 +16,7 @@ import { unrunnableTools } from "./unrunnable-tools.ts";
 import { denyApproved, denyEntries, goneLayer, RECORD_LOST, withRecordedRest } from "./vanished.ts";
 import { isTable, type Table } from "./table.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -32,8 +32,8 @@ export interface LoadedConfig {
   skipped?: string;
   /** the deny entries of that file applied all the same (projectDenyLayer): they only narrow */
   projectDeny?: string[];
-  /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key) */
-  guards: (LayerGuard & { key: string })[];
+  /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key), `alias` the link's it was read by (load.ts keysOf) */
+  guards: (LayerGuard & { key: string; alias?: string; lost?: true; untrusted?: true })[];
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
   resolve(flags: ConfigFlags): Settings;
   /**
@@ -125,9 +125,12 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
           ? sharedMcpJson(path, (warn, written) => loadMcpJson(path, warn, written), opts, warnings)
           : loadLayer(path, { required, written: opts.written });
       const project = path === projectConfig || path === projectMcpJson;
-      // a file that is gone took its lists with it: those the user approved of it (not of a main checkout's) apply until a yes
-      const gone =
-        !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, opts.approvals.configs[recordKey(path)], role, project);
+      // a file that is gone took its lists with it: those the user approved of it (not of a main checkout's) apply until a yes;
+      // recorded by its real path or, a link removed with its target unknown, by the path hey read it by; after the
+      // record was removed, what it held cannot be known: a user or trusted project's file waits for a yes, gone or not
+      const recordedGone = (a: Approvals) =>
+        a.configs[recordKey(path)] ?? a.configs[pathKey(path)] ?? (opts.recordLost && guardedFiles.has(recordKey(path)) ? RECORD_LOST : undefined);
+      const gone = !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, recordedGone(opts.approvals), role, project);
       if (gone) layers.push(gone);
       if (!layer) continue;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
@@ -202,44 +205,22 @@ function reachable(dir: string): boolean {
 }
 
 /**
- * The approvals record's key of a config file: its real path, so a linked config (dotfiles) keeps
- * its record. A git worktree's file has its own: what the user approves there never replaces what
- * they approved in the main checkout, so going back and forth between the two asks nothing again.
+ * A guarded file's record keys: its real path, and the path hey read it by when that differs (a
+ * link) — recorded too, so the file is found gone after the link went. `lost`: gone, and what it
+ * set unknown: the record removed, or rewritten since with RECORD_LOST; `untrusted`: an untrusted project's file,
+ * of which only the deny entries were weighed.
  */
-export function recordKey(path: string): string {
-  try {
-    return realPathAt(path); // shared while hey starts: the approvals and the trust notice ask it of each file (fs/root-probe.ts)
-  } catch {
-    // gone: its folder's real path and its name, as the key was made while it was there
-    return dirname(path) === path ? path : join(recordKey(dirname(path)), basename(path));
-  }
-}
-
-/**
- * `configs` (approvals by recordKey) with a git worktree's file's also under its main checkout's
- * path while `a` holds no record of that one: a first yes given in a worktree approves the main
- * checkout's file as far as it is the same, as a yes there would. A record the main checkout has is
- * never replaced.
- */
-export function seedMainCheckout(a: Approvals, configs: Record<string, Guarded>): Record<string, Guarded> {
-  const seeds = Object.entries(configs).flatMap(([key, g]) => {
-    const main = inMainCheckout(key);
-    return main !== key && a.configs[main] === undefined && configs[main] === undefined ? [[main, g] as const] : [];
-  });
-  return { ...Object.fromEntries(seeds), ...configs };
-}
-
-/**
- * What the user approved of the config file at `path`: its own record, else — in a git worktree
- * with none of its own yet — the main checkout's file's (fs/worktree.ts), so a worktree's
- * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked
- * about. A worktree's file that has both is approved in what either approves of it as it is
- * `now` (withMainApprovals): what the user approved in the main checkout since counts there too.
- */
-export function recordedFor(approvals: Approvals, path: string, now?: () => Guarded): Guarded | undefined {
-  const key = recordKey(path);
-  const [own, main] = [approvals.configs[key], approvals.configs[inMainCheckout(key)]];
-  return own && main && own !== main && now ? withMainApprovals(own, main, now()) : (own ?? main);
+function keysOf(source: string, opts: LoadOptions): { key: string; alias?: string; lost?: true; untrusted?: true } {
+  const key = recordKey(source);
+  const alias = pathKey(source);
+  const recorded = opts.approvals?.configs[key] ?? opts.approvals?.configs[alias];
+  const project = source === opts.here.projectConfig;
+  return {
+    key,
+    ...(alias !== key ? { alias } : {}),
+    ...(!existsSync(source) && (recorded ? recorded.allow?.includes(ALLOWS_NOTHING) : opts.recordLost) ? { lost: true as const } : {}),
+    ...(project && !opts.trustProject ? { untrusted: true as const } : {}),
+  };
 }
 
 function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): { config: LoadedConfig; unresolved: string[] } {
@@ -251,18 +232,29 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   // only an untrusted project's deny entries were weighed (projectDenyLayer): the rest of its record stays as it was
   const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, opts.approvals.configs[recordKey(project)]) };
+  const stillLost = (approvals: Approvals | undefined) => opts.recordLost === true && approvals === opts.approvals;
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
     warnings: [...read, ...warnings, ...unrunnableTools(settings, layers)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
-    guards: guards.map((g) => ({ ...g, key: recordKey(g.source), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
+    guards: guards.map((g) => ({ ...g, ...keysOf(g.source, opts), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
-    // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one
-    reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: false }),
+    // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one; while
+    // none is (a removed record is rewritten at the model's first answer) the same stand-in comes back, and is still lost
+    reload: (flags, approvals, trustProject) =>
+      reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined, recordLost: stillLost(approvals) }),
     vet: (written, approvals) =>
-      found(reloadConfig({ ...opts, approvals, written, recordLost: false, trustProject: opts.trustProject || projectFile(written.path, opts.here) })),
+      found(
+        reloadConfig({
+          ...opts,
+          approvals,
+          written,
+          recordLost: stillLost(approvals),
+          trustProject: opts.trustProject || projectFile(written.path, opts.here),
+        }),
+      ),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),

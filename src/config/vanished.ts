@@ -14,7 +14,8 @@ import { ALLOWS_NOTHING } from "../permission/rules.ts";
  * What a user or project file is approved in when the approvals record was removed (approval-store.ts
  * earlierRunTrace): nothing, and its allow list lets nothing through — so an allow list set there,
  * or none, waits for the user's yes as a widening, and until then no tool call runs. What the
- * record held cannot be known; the file may be the agent's.
+ * record held cannot be known; the file may be the agent's — or it may be gone too (load.ts: a
+ * missing user or trusted project's file is weighed against this as well).
  */
 export const RECORD_LOST: Guarded = { mcp: {}, endpoints: {}, vars: [], allow: [ALLOWS_NOTHING] };
 

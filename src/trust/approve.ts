@@ -6,7 +6,8 @@
 import { earlierRunTrace, readApprovalsForRun, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
-import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { seedMainCheckout } from "../config/record-key.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, readAnswer, type Widening } from "./policy.ts";
 import { listsSet } from "../config/control-files.ts";
@@ -27,9 +28,11 @@ export interface ApprovalState {
    */
   owed?: { write(): Promise<void> } | "answered";
   /**
-   * no record, though hey ran here before (a session, a command's output): the record was removed,
-   * and `record` stands in for it empty. This is no first run: nothing is taken as approved
-   * (config/vanished.ts RECORD_LOST), and the record is written whatever this run uses.
+   * no record, though hey ran here before (a session): the record was removed, and `record` stands
+   * in for it empty. This is no first run: nothing is taken as approved (config/vanished.ts
+   * RECORD_LOST), a file that is gone included; the record is written, whatever this run uses, at
+   * the model's first answer as a first record is (recordOnAnswer), and what it then holds of each
+   * file (RECORD_LOST's list) keeps the loss until the user's yes.
    */
   lost?: true;
 }
@@ -37,14 +40,16 @@ export interface ApprovalState {
 /**
  * Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten
  * when hey records next. None while one of `traces` shows hey ran before (config/approval-store.ts
- * earlierRunTrace): the record was removed, which is said to `warn`.
+ * earlierRunTrace): the record was removed, which is said to `warn` — unless the user `confirms`
+ * (`--approve`, not from the agent's command): then the files are taken as they are, as on hey's
+ * first run, and recorded at the model's first answer.
  */
-export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = []): ApprovalState {
+export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = [], confirms = false): ApprovalState {
   const record = readApprovalsForRun(file, warn);
   const trace = record === undefined ? earlierRunTrace(traces) : undefined;
   if (trace === undefined) return { record, file };
-  warn(lostRecordNotice(file, trace));
-  return { record: emptyApprovals(), file, lost: true };
+  warn(lostRecordNotice(file, trace, confirms));
+  return confirms ? { record: undefined, file } : { record: emptyApprovals(), file, lost: true };
 }
 
 /**
@@ -64,7 +69,13 @@ export function rereadApprovals(state: ApprovalState, warn: (message: string) =>
  */
 export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
   config.guards
-    .map((g) => ({ file: g.source, lines: servers ? g.widenings : g.widenings.filter((l) => !aboutServer(l)), ...(g.gone ? { gone: true as const } : {}) }))
+    .map((g) => ({
+      file: g.source,
+      lines: servers ? g.widenings : g.widenings.filter((l) => !aboutServer(l)),
+      ...(g.gone ? { gone: true as const } : {}),
+      ...(g.lost ? { lost: true as const } : {}),
+      ...(g.untrusted ? { untrusted: true as const } : {}),
+    }))
     .filter((w) => w.lines.length > 0);
 
 /**
@@ -115,7 +126,8 @@ export async function recordApprovals(
   warn: (message: string) => void,
   announce = true,
 ): Promise<Approvals> {
-  const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
+  // a linked file under the link's path too (load.ts keysOf): found when the link is removed with the file
+  const used: Record<string, Guarded> = Object.fromEntries(config.guards.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
   const changed = first || state.lost || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
@@ -156,8 +168,10 @@ export async function recordApprovals(
 export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>): Promise<void> {
   const write = async () => {
     state.record = await record();
+    state.lost = undefined; // what the record now holds of each file keeps the loss (RECORD_LOST) until the user's yes
   };
-  if (state.owed === "answered" || state.record !== undefined) {
+  // a record that was removed is rewritten only from a run the model answered, as a first one is written
+  if (state.owed === "answered" || (state.record !== undefined && !state.lost)) {
     if (state.owed !== "answered") state.owed = undefined; // what an earlier call owed is replaced
     return write();
   }

@@ -173,6 +173,10 @@ export interface Widening {
   lines: string[];
   /** the file is gone: `lines` are the lists it no longer sets (config/vanished.ts) */
   gone?: true;
+  /** gone, and the record of it removed: what it set cannot be known, so nothing of it counts as approved */
+  lost?: true;
+  /** an untrusted project's file: only its deny entries apply, and only they were weighed */
+  untrusted?: true;
 }
 
 /**
@@ -181,15 +185,22 @@ export interface Widening {
  * the question does not say it could: the change may well be the user's own.
  */
 export function approvalQuestion(pending: readonly Widening[], agentWrites = true): string {
-  const files = pending.map(
-    (w) =>
-      `${visible(w.file)} ${w.gone ? "is gone: the lists you approved there would no longer apply" : "would give the agent more than you approved"}:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`,
-  );
+  const files = pending.map((w) => `${visible(w.file)} ${questionHead(w)}:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`);
   const them = pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "this change" : "these changes";
   const why = agentWrites
     ? `The agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks.`
     : "hey asks before any change that gives the agent more takes effect, whoever made it.";
   return `${files.join("\n")}\n${why} Use ${them}? (y/N) `;
+}
+
+/** What approvalQuestion says of one file before its lines. */
+function questionHead(w: Widening): string {
+  if (w.lost) return "is not there, and the record of what you approved was removed (what it set cannot be known); going on without it";
+  if (w.gone)
+    return w.untrusted
+      ? "is gone: the project's deny entries recorded there would no longer apply"
+      : "is gone: the lists you approved there would no longer apply";
+  return w.untrusted ? "no longer has deny entries recorded of it" : "would give the agent more than you approved";
 }
 
 /** A widening's line as its table names it (`+ [mcp.db]`), for an MCP server or a provider; another as it is. */
@@ -200,7 +211,7 @@ const tableOnly = (line: string) => /^[+~-] \[(?:mcp|provider)\.[^\]]+\]/.exec(l
  * REPL's question was not answered yes.
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean, agentWrites = true): string[] {
-  const gone = pending.filter((w) => w.gone).map((w) => goneNotice(w.file, asked));
+  const gone = pending.filter((w) => w.gone).map((w) => goneNotice(w, asked));
   // asked: named again, as /reload's note carries the line to the model, which never saw the question: by
   // name alone, as a server's command, env and URL and a provider's URL may hold credentials
   if (asked)
@@ -209,7 +220,7 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean, age
         .filter((w) => !w.gone)
         .map(
           (w) =>
-            `not used, not approved: ${visible(w.lines.map(tableOnly).join(", "))} in ${visible(w.file)}; the rest of the file is used (hey asks again at the next start or /reload)`,
+            `not used, not approved: ${visible(w.lines.map(tableOnly).join(", "))} in ${visible(w.file)}; ${restOf(w)} (hey asks again at the next start or /reload)`,
         ),
     );
   const left = pending
@@ -220,18 +231,38 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean, age
       // the record keeps only a fingerprint of a server's approved table: a changed one has no approved values to start with
       const server = w.lines.some((l) => /^~ \[mcp\./.test(l)) ? "; a changed MCP server does not start until its change is approved" : "";
       const writes = agentWrites ? ", and the agent can write that file" : "";
-      return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved${writes}; the rest of the file is used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
+      const more = w.untrusted ? "it drops deny entries recorded of it, which still apply" : "it gives the agent more than you approved";
+      return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: ${more}${writes}; ${restOf(w)}${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
     });
   return gone.concat(left);
 }
 
-/** A config file that is gone, its approved lists kept (config/vanished.ts): one line. `asked`: the REPL's question was not answered yes. */
-const goneNotice = (file: string, asked: boolean) =>
-  `${visible(file)} is gone; the lists you approved there still apply; ${asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them"}`;
+/** What is used of a file a change of which is left out: the rest of it, or — an untrusted project's — nothing else. */
+const restOf = (w: Widening) => (w.untrusted ? "nothing else in the file is used (the project is not trusted)" : "the rest of the file is used");
 
-/** No approvals record, though hey ran before (`trace` holds what it left): the record was removed, and nothing counts as approved. */
-export function lostRecordNotice(record: string, trace: string): string {
-  return `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed, so nothing in your config files counts as approved, and they let no tool call run, until you confirm them at hey's interactive prompt`;
+/**
+ * A config file that is gone, its recorded lists kept (config/vanished.ts): one line; an untrusted
+ * project's deny entries were recorded without a question, and are named so. `asked`: the REPL's
+ * question was not answered yes.
+ */
+function goneNotice(w: Widening, asked: boolean): string {
+  const then = asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them";
+  if (w.lost)
+    return `${visible(w.file)} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; ${asked ? "hey asks again at the next start or /reload" : "run hey at a terminal or with --approve to confirm"}`;
+  const lists = w.untrusted ? "the project's deny entries recorded there" : "the lists you approved there";
+  return `${visible(w.file)} is gone; ${lists} still apply; ${then}`;
+}
+
+/**
+ * No approvals record, though hey ran before (`trace` holds what it left): the record was removed,
+ * and nothing in the user's and a trusted project's files counts as approved (config/vanished.ts
+ * RECORD_LOST) — or, `confirmed` (`--approve`), all of it does, as on hey's first run.
+ */
+export function lostRecordNotice(record: string, trace: string, confirmed = false): string {
+  const missing = `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed`;
+  if (confirmed)
+    return `${missing}; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers`;
+  return `${missing}, so nothing in your config files counts as approved, and their allow lists let no tool call run (a file that is not there counts as one; a --config file you name is taken as it is), until you confirm them at hey's interactive prompt or run hey once with --approve`;
 }
 
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */

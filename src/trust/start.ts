@@ -39,8 +39,10 @@ export async function beginConfig(
     noMcp?: boolean;
   },
 ): Promise<Begun | "cancelled"> {
-  // a session or a command's output left by an earlier run: a missing record was removed, not never written
-  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir, here.outputsDir]);
+  // a session left by an earlier run (written, as the first record is, once a model answered; in the record's own
+  // state tree, not the cache a CI job may restore apart): a missing record was removed, not never written
+  const confirms = opts.approve && agentCommand(env) === undefined; // --approve typed by the user confirms the files as they are
+  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir], confirms);
   const { ask } = opts;
   const trust = await settleTrust({
     here,

@@ -41,7 +41,9 @@ test("a deleted project .hey/config.toml's deny list still holds, trusted or not
   rmSync(join(projectFile, ".."), { recursive: true }); // as `git clean -fdx` at the project's root does
   scripted.calls = [["bash", { command: `curl -s ${scripted.model.baseUrl}` }]];
   const r = await hey(["-p", "fetch it"]);
-  expect(r.stderr).toContain(`${join(realpathSync(scripted.project.path), ".hey", "config.toml")} is gone; the lists you approved there still apply`);
+  expect(r.stderr).toContain(
+    `${join(realpathSync(scripted.project.path), ".hey", "config.toml")} is gone; the project's deny entries recorded there still apply`,
+  );
   expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
 });
 

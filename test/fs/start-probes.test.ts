@@ -6,8 +6,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordKey } from "../../src/config/load.ts";
 import { loadLayer } from "../../src/config/read-layer.ts";
+import { recordKey } from "../../src/config/record-key.ts";
 import { agentsPlaces, placedFiles } from "../../src/prompt/agents-md.ts";
 import { inMainCheckout } from "../../src/fs/worktree.ts";
 import { projectRoot } from "../../src/fs/places.ts";

@@ -3,11 +3,11 @@
 // approvals record that is gone while hey's sessions remain approves nothing, not even an allow
 // list. A true first run (no hey state) still takes every file as it is.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ALLOWS_NOTHING } from "../../src/permission/rules.ts";
 import { beginConfig } from "../../src/trust/start.ts";
-import { decideWidenings, recordApprovals } from "../../src/trust/approve.ts";
+import { decideWidenings, readApprovalState, recordApprovals, recordOnAnswer } from "../../src/trust/approve.ts";
 import type { Places } from "../../src/fs/places.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { configInputs } from "../helpers/places.ts";
@@ -30,12 +30,12 @@ const writeRecord = (configs: Record<string, unknown>, trusted: string[] = []) =
 const record = () => JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { configs: Record<string, { allow?: string[]; deny?: string[] }> };
 
 /** A run's start (beginConfig), its widenings decided with `answer` at the REPL's question (none: a one-shot run), then recorded. */
-async function start(answer?: string) {
+async function start(answer?: string, approve = false) {
   const said: string[] = [];
   const asked: string[] = [];
   const warn = (m: string) => said.push(m);
   const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
-  const begun = await beginConfig(here, env, {}, { approve: false, configFile: undefined, warn, ...(ask ? { ask } : {}) });
+  const begun = await beginConfig(here, env, {}, { approve, configFile: undefined, warn, ...(ask ? { ask } : {}) });
   if (begun === "cancelled") throw new Error("cancelled");
   const config = await decideWidenings(begun.config, ask, warn);
   await recordApprovals(config, begun.approvals, here.trustFile, warn);
@@ -68,14 +68,15 @@ test("at the interactive prompt a gone file's lists are asked about: no keeps th
   expect(after.said).toEqual([]);
 });
 
-test("a trusted project's .hey/config.toml that is gone keeps its recorded deny entries", async () => {
+test("a trusted project's .hey/config.toml that is gone keeps its recorded deny entries, named as the project's", async () => {
   const projectFile = here.projectConfig;
   mkdirSync(here.configDir, { recursive: true });
   writeFileSync(here.trustFile, JSON.stringify({ version: 1, projects: { [here.root]: { trusted: true, decided: "" } } }));
   writeRecord({ [projectFile]: { mcp: {}, deny: ["bash: curl *"], endpoints: {}, vars: [] } }, [here.root]);
   const run = await start();
   expect(run.permission.deny.some((e) => e.includes("bash: curl *"))).toBe(true);
-  expect(run.said).toContain(`${projectFile} is gone; the lists you approved there still apply; run hey at a terminal to drop them`);
+  // a one-shot run in a project with nothing left to load reads no trust: the deny entries apply as an untrusted project's
+  expect(run.said).toContain(`${projectFile} is gone; the project's deny entries recorded there still apply; run hey at a terminal to drop them`);
 });
 
 test("at the interactive prompt, in the trusted project, its gone file's recorded allow and deny lists still narrow until a yes", async () => {
@@ -99,11 +100,15 @@ test("an untrusted project's deny entries are recorded: removed from its file, o
   writeFileSync(here.projectConfig, "[permission]\ndeny = []\n");
   const edited = await start();
   expect(edited.permission.deny.some((e) => e.includes("bash: curl *"))).toBe(true);
-  expect(edited.said.join("\n")).toContain(`not used: - [permission] deny "bash: curl *" in ${here.projectConfig}`);
+  expect(edited.said.join("\n")).toContain(`not used: - [permission] deny "bash: curl *" in ${here.projectConfig}: it drops deny entries recorded of it`);
+  // nothing else of an untrusted project's file is used: no line says the rest of it is
+  expect(edited.said.join("\n")).not.toContain("the rest of the file is used");
+  expect(edited.said.join("\n")).toContain("nothing else in the file is used (the project is not trusted)");
   rmSync(join(here.projectConfig, ".."), { recursive: true });
   const gone = await start();
   expect(gone.permission.deny.some((e) => e.includes("bash: curl *"))).toBe(true);
-  expect(gone.said).toContain(`${here.projectConfig} is gone; the lists you approved there still apply; run hey at a terminal to drop them`);
+  // recorded from a cloned repository without a question: not "the lists you approved"
+  expect(gone.said).toContain(`${here.projectConfig} is gone; the project's deny entries recorded there still apply; run hey at a terminal to drop them`);
 });
 
 test("a project reached through a link finds its gone file's record, kept under the real path", async () => {
@@ -146,4 +151,91 @@ test("a true first run (no sessions, no outputs) takes the file as it is, as bef
   expect(run.permission.allow).toEqual(["bash", "read_file"]);
   expect(run.said).toHaveLength(1);
   expect(run.said[0]).toStartWith(`recorded ${here.userConfig} as approved (no earlier record`);
+});
+
+/** A session left by an earlier run, and no record: the record was removed. */
+function recordRemoved() {
+  mkdirSync(here.sessionsDir, { recursive: true });
+  writeFileSync(join(here.sessionsDir, "s.jsonl"), "{}\n");
+}
+
+test("the record removed and the user config gone too: no list is taken as dropped, and the record written keeps the loss", async () => {
+  recordRemoved();
+  const run = await start();
+  expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
+  expect(run.said[0]).toContain(
+    "their allow lists let no tool call run (a file that is not there counts as one; a --config file you name is taken as it is), until you confirm them",
+  );
+  expect(run.said).toContain(
+    `${here.userConfig} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; run hey at a terminal or with --approve to confirm`,
+  );
+  // not `{"configs":{}}`: the next run, which finds a record, still waits for the yes
+  expect(record().configs[here.userConfig]?.allow).toEqual([ALLOWS_NOTHING]);
+  expect((await start()).permission.allow).toEqual([ALLOWS_NOTHING]);
+  const yes = await start("y");
+  expect(yes.permission.allow).toEqual([]);
+  expect((await start()).said).toEqual([]);
+});
+
+test("--approve confirms a removed record: the files are taken as they are, as on hey's first run", async () => {
+  mkdirSync(join(here.userConfig, ".."), { recursive: true });
+  writeFileSync(here.userConfig, '[permission]\nallow = ["bash: git *"]\n');
+  recordRemoved();
+  const run = await start(undefined, true);
+  expect(run.permission.allow).toEqual(["bash: git *"]);
+  expect(run.said[0]).toEndWith(
+    "it was removed; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers",
+  );
+  expect(record().configs[here.userConfig]?.allow).toEqual(["bash: git *"]);
+  expect((await start()).said).toEqual([]);
+});
+
+test("saved command outputs alone (a cache restored without the state, a first REPL that ran only !COMMAND) are no trace of a removed record", async () => {
+  mkdirSync(join(here.userConfig, ".."), { recursive: true });
+  writeFileSync(here.userConfig, '[permission]\nallow = ["bash: seq *"]\n');
+  mkdirSync(join(here.outputsDir, "s1"), { recursive: true });
+  writeFileSync(join(here.outputsDir, "s1", "1.log"), "1\n2\n");
+  const run = await start();
+  expect(run.permission.allow).toEqual(["bash: seq *"]);
+  expect(run.said.join("\n")).not.toContain("missing");
+});
+
+test("a removed record is rewritten only once the model answers, as a first record is", async () => {
+  recordRemoved();
+  const state = readApprovalState(here.approvalsFile, () => {}, [here.sessionsDir]);
+  expect(state.lost).toBe(true);
+  let written = 0;
+  await recordOnAnswer(state, async () => (written++, { version: 1, configs: {}, trusted: [] }) as never);
+  expect(written).toBe(0);
+  expect(existsSync(here.approvalsFile)).toBe(false);
+  if (typeof state.owed !== "object") throw new Error("owed nothing");
+  await state.owed.write();
+  expect(written).toBe(1);
+});
+
+test.each(["the link removed", "its target moved (a dangling link)"])(
+  "a linked user config (dotfiles) that disappears keeps its approved lists: %s",
+  async (how) => {
+    const dotfiles = join(here.home, "dotfiles");
+    mkdirSync(join(dotfiles, "hey"), { recursive: true });
+    writeFileSync(join(dotfiles, "hey", "config.toml"), '[permission]\ndeny = ["bash: seq *"]\n');
+    mkdirSync(join(here.userConfig, ".."), { recursive: true });
+    symlinkSync(join(dotfiles, "hey", "config.toml"), here.userConfig);
+    await start(); // the first run records the file
+    if (how === "the link removed") rmSync(here.userConfig);
+    else renameSync(dotfiles, `${dotfiles}.moved`);
+    const run = await start();
+    expect(run.permission.deny).toEqual(["bash: seq *"]);
+    expect(run.said).toEqual([`${here.userConfig} is gone; the lists you approved there still apply; run hey at a terminal to drop them`]);
+  },
+);
+
+test("a /reload before the model's first answer still finds the record removed: the allow list keeps waiting", async () => {
+  mkdirSync(join(here.userConfig, ".."), { recursive: true });
+  writeFileSync(here.userConfig, '[permission]\nallow = ["bash"]\n');
+  recordRemoved();
+  const begun = await beginConfig(here, env, {}, { approve: false, configFile: undefined, warn: () => {} });
+  if (begun === "cancelled") throw new Error("cancelled");
+  const reloaded = begun.config.reload({}, begun.approvals.record, false);
+  expect(reloaded.config?.settings.permission.allow).toEqual([ALLOWS_NOTHING]);
 });

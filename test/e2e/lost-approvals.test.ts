@@ -1,0 +1,98 @@
+// An approvals record removed (README "The agent never widens its own rules"): with the user's
+// config gone too, no list is taken as dropped, this run or the next; only hey's sessions, which
+// live with the record, tell that hey ran before — saved outputs in a cache restored apart (CI) do
+// not lock a run out — and `--approve` confirms the files in a `-p` run; a run the model never
+// answered rewrites no record. One-shot runs of dist/hey.
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { eachScriptedRun } from "../helpers/scripted-run.ts";
+import { startTerm } from "../helpers/tmux.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+const scripted = eachScriptedRun();
+const record = () => join(scripted.home.path, ".local", "state", "hey", "approvals.json");
+const sessions = () => join(scripted.home.path, ".local", "state", "hey", "sessions");
+const victim = () => join(scripted.project.path, "victim.txt");
+const hey = (args: string[], env: Record<string, string> = {}) => runHey(args, { cwd: scripted.project.path, env: { HOME: scripted.home.path, ...env } });
+/** The provider from the environment, as a run without the user config reaches the model. */
+const fromEnv = () => ({ HEY_BASE_URL: scripted.model.baseUrl });
+const missing = () => `${record()} is missing, though hey ran here before (${sessions()}): it was removed`;
+
+/** A first run that leaves a session and a record, then the record removed. */
+async function recordRemoved(config: string) {
+  scripted.userConfig(config);
+  expect((await hey(["-p", "hi"])).code).toBe(0);
+  expect(existsSync(sessions())).toBe(true);
+  rmSync(record());
+}
+
+test("the config and approvals.json both removed: rm is refused, this run and the next", async () => {
+  await recordRemoved('[permission]\nallow = ["read_file", "bash: ls *"]\ndeny = ["bash: rm *"]\n');
+  rmSync(join(scripted.home.path, ".config"), { recursive: true }); // as `git clean -fdx` in ~/.config does
+  writeFileSync(victim(), "keep me\n");
+  scripted.calls = [["bash", { command: "rm -v victim.txt" }]];
+  for (const run of [1, 2]) {
+    const r = await hey(["-m", "m1", "-p", "tidy up"], fromEnv());
+    if (run === 1) expect(r.stderr).toContain(missing());
+    expect(r.stderr).toContain("config.toml is not there, and the record of what you approved was removed");
+    expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
+    expect(existsSync(victim())).toBe(true);
+  }
+});
+
+test("saved outputs in a cache restored without the state (CI) are no trace: a fresh state is a first run, and the call runs", async () => {
+  const outputs = join(scripted.home.path, ".cache", "hey", "outputs", "01JOLDSESSION");
+  mkdirSync(outputs, { recursive: true });
+  writeFileSync(join(outputs, "1.log"), "1\n2\n3\n");
+  scripted.userConfig("");
+  scripted.calls = [["bash", { command: "seq 1 3" }]];
+  const r = await hey(["-p", "count"]);
+  expect(r.stderr).not.toContain("missing");
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+  expect(scripted.results()[0]).toContain("3");
+});
+
+test("--approve confirms a removed record in a -p run: the call runs, and the next run without it too", async () => {
+  await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
+  scripted.calls = [["bash", { command: "seq 1 3" }]];
+  const r = await hey(["-p", "--approve", "count"]);
+  expect(r.stderr).toContain(`${missing()}; --approve confirms your config files (and trust.json's answers) as they are now`);
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+  const next = await hey(["-p", "count"]);
+  expect(next.stderr).not.toContain("missing");
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+});
+
+test("a run the model never answered rewrites no removed record: the next run still finds it removed", async () => {
+  await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
+  // nothing listens there (46158 is this test's own, unused)
+  const refused = await hey(["-p", "hi", "-m", "m1", "--base-url", "http://127.0.0.1:46158/v1"]);
+  expect(refused.stderr).toContain(missing());
+  expect(existsSync(record())).toBe(false);
+  const next = await hey(["-p", "hi"]);
+  expect(next.stderr).toContain(missing());
+});
+
+test("a first REPL that only ran !COMMAND (its output saved, no model answer) leaves the next run a first run", async () => {
+  const dead = "http://127.0.0.1:46157/v1"; // nothing listens there: the model never answers
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"] });
+  try {
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("!seq 1 200000");
+    await term.keys("Enter");
+    const outputs = join(term.home, ".cache", "hey", "outputs");
+    await term.waitFor("exit 0 · the command and its output go with your next message");
+    expect(readdirSync(outputs).length).toBeGreaterThan(0); // saved: the trace the old start-up took for an earlier run
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
+    expect(existsSync(join(term.home, ".local", "state", "hey", "approvals.json"))).toBe(false);
+  } finally {
+    await term.close();
+  }
+});
