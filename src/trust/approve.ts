@@ -126,7 +126,7 @@ export async function recordApprovals(
   warn: (message: string) => void,
   announce = true,
 ): Promise<Approvals> {
-  // a linked file under the link's path too (load.ts keysOf): found when the link is removed with the file
+  // a linked file under the link's path too (config/load.ts keysOf): found when the link is removed with the file
   const used: Record<string, Guarded> = Object.fromEntries(config.guards.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
