@@ -13,7 +13,11 @@ const made: ReturnType<typeof tempDir>[] = [];
 const [startDir, startEnv] = [process.cwd(), { ...process.env }];
 afterEach(() => {
   process.chdir(startDir);
-  for (const name of ["HOME", "XDG_CONFIG_HOME"]) process.env[name] = startEnv[name];
+  // an unset variable deleted again: assigning undefined would set the text "undefined" for every later test file
+  for (const name of ["HOME", "XDG_CONFIG_HOME"]) {
+    if (startEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = startEnv[name];
+  }
   for (const d of made.splice(0)) d.remove();
 });
 
