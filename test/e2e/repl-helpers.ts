@@ -8,6 +8,7 @@ import { sseReply, type Reply, type ReplayServer } from "../helpers/replay-serve
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { recordEarlierRun } from "../helpers/earlier-run.ts";
 import type { ModelServer } from "../helpers/model-server.ts";
 import { found, until } from "../helpers/wait.ts";
 
@@ -76,10 +77,15 @@ export function toolCalls(calls: [string, Record<string, unknown>][], said = "")
   return sseReply(sseEvents(chunks));
 }
 
-/** A session of `cwd` under `stateHome`/hey/sessions, written as hey writes one: a question and its answer. */
+/**
+ * A session of `cwd` under `stateHome`/hey/sessions, written as hey writes one: a question and its
+ * answer; with the approvals record that run would have left (the user's config under HOME as it
+ * is now, `stateHome` being HOME/.local/state), when there is none.
+ */
 export function writeSession(stateHome: string, cwd: string, question: string, reply: string): string {
   const dir = join(stateHome, "hey", "sessions");
   mkdirSync(dir, { recursive: true });
+  recordEarlierRun(stateHome, [join(stateHome, "..", "..", ".config", "hey", "config.toml")]);
   const id = newId();
   const said: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: reply }] };
   const lines = [

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
+import { recordEarlierRun } from "../helpers/earlier-run.ts";
 import { writeBigSession, type BigSession, type SummaryAt } from "../helpers/big-session.ts";
 import { startModelServer, textOf, type ChatRequest } from "../helpers/model-server.ts";
 
@@ -32,6 +33,7 @@ function session(summary: SummaryAt): BigSession {
   const s = writeBigSession(tmp, { messages: 701, keepTail: 701, summary, cwd: work.path });
   const id = (JSON.parse(readFileSync(tmp, "utf8").split("\n", 1)[0]!) as { id: string }).id;
   renameSync(tmp, join(dir, `${id}.jsonl`));
+  recordEarlierRun(state.path); // the record the run that wrote it left (its config: hey.toml, named with --config each time)
   return s;
 }
 const resume = (budget: number) => {
