@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { guardedOf, type Guarded } from "../../src/config/guard.ts";
 import { loadLayer } from "../../src/config/read-layer.ts";
+import { checkLayer } from "../../src/config/schema.ts";
 
 /**
  * Writes `stateHome`/hey/approvals.json unless there is one: `configs` (the user's config, for
@@ -17,7 +18,7 @@ export function recordEarlierRun(stateHome: string, configs: readonly string[] =
   const recorded: Record<string, Guarded> = {};
   for (const path of configs) {
     const layer = loadLayer(path, { required: false });
-    if (layer) recorded[realpathSync(path)] = guardedOf(layer.data);
+    if (layer) recorded[realpathSync(path)] = guardedOf(checkLayer(path, layer.data, layer.text).data);
   }
   mkdirSync(join(stateHome, "hey"), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ version: 1, configs: recorded, trusted: [] }, null, 2)}\n`);
