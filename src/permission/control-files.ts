@@ -123,19 +123,31 @@ export function expand(w: Word, home: string | undefined): string | undefined {
 
 const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the checker stops counting
 
+/** A `cd` or `pushd` whose directory only the run knows: its words as written, and (`operand`) the operand known only at run time, when that is why. */
+export interface Unplaced {
+  raw: string;
+  operand?: Word;
+}
+
 /**
  * Where the script's commands may stand: the start directory, and every directory a `cd` or
- * `pushd` with a known operand may lead to from any of them (as written, and with `..` taken
- * lexically, as `cd -L` does). Undefined when one may lead somewhere known only at run time: an
- * operand decided then, `cd -`, a command word decided then (it could be `cd`).
+ * `pushd` with a known operand may lead to from any of them (as written, with `..` taken
+ * lexically, as `cd -L` does, and once links are resolved, as `cd -P` does); `unplaced`: the
+ * `cd`s that lead somewhere only the run knows (an operand decided then, `cd -`, two operands,
+ * `~user`, a command word decided then, which could be `cd`, or past MAX_DIRS directories). The
+ * directories known before and after one still count: a `cd` that fails or leads nowhere new stays.
  */
-export function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
-  if (!control.cwd) return undefined;
+export function placesReached(segments: Segment[], control: ControlFiles, f: Flavour): { dirs: string[]; unplaced: Unplaced[] } {
+  if (!control.cwd) return { dirs: [], unplaced: [] };
   let dirs = [control.cwd];
+  const unplaced: Unplaced[] = [];
   for (const seg of segments) {
     const [first, ...args] = seg.words;
     if (!first) continue;
-    if (!decided(first)) return undefined;
+    if (!decided(first)) {
+      unplaced.push({ raw: seg.raw });
+      continue;
+    }
     if (first.text !== "cd" && first.text !== "pushd") continue;
     let k = 0;
     while (k < args.length && decided(args[k]!) && /^-[LPe@n]+$/.test(args[k]!.text)) k++;
@@ -143,15 +155,33 @@ export function directories(segments: Segment[], control: ControlFiles, f: Flavo
     if (args[k] && decided(args[k]!) && args[k]!.text === "--") k++;
     const rest = args.slice(k);
     if (first.text === "pushd" && (noChdir || !rest.length || /^[+-]\d+$/.test(rest[0]!.text))) continue; // no new directory: -n, or a rotation
-    if (rest.length > 1 || (rest[0] && (!decided(rest[0]) || rest[0].text === "-"))) return undefined;
+    if (rest[0] && !decided(rest[0])) {
+      unplaced.push({ raw: seg.raw, operand: rest[0] });
+      continue;
+    }
     const to = rest[0] ? expand(rest[0], control.home) : control.home;
-    if (to === undefined) return undefined;
+    if (rest.length > 1 || rest[0]?.text === "-" || to === undefined) {
+      unplaced.push({ raw: seg.raw });
+      continue;
+    }
     const abs = f.absolute(to);
     const reached = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, to));
-    dirs = [...new Set([...dirs, ...reached, ...reached.map(f.normalize)])];
-    if (dirs.length > MAX_DIRS) return undefined;
+    // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
+    const real = reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string");
+    const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
+    if (more.length > MAX_DIRS) {
+      unplaced.push({ raw: seg.raw });
+      continue;
+    }
+    dirs = more;
   }
-  return dirs;
+  return { dirs, unplaced };
+}
+
+/** The directories placesReached finds, or undefined when a `cd` leads somewhere only the run knows. */
+export function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
+  const { dirs, unplaced } = placesReached(segments, control, f);
+  return unplaced.length || !control.cwd ? undefined : dirs;
 }
 
 /**
