@@ -7,7 +7,7 @@
 // `git stash -u`), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`);
 // `git checkout`, `pull`, `reset --hard` and `init` stay, since what they write is the repository's
 // and a config they change waits for the user's yes (config/guard.ts). Pure.
-import { type ControlFiles, decided, expand, type Flavour, onWindows, POSIX, placesReached, type Unplaced, WINDOWS } from "./control-files.ts";
+import { type ControlFiles, decided, expand, type Flavour, onWindows, POSIX, PROJECT_FILE, placesReached, projectFile, type Unplaced, WINDOWS } from "./control-files.ts";
 import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
@@ -18,9 +18,6 @@ import { gitArguments, gitDirectories, type TreeChange, treeChange } from "./tre
 export type WorkingDirectory =
   | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above" }
   | { command: string; unknown: string };
-
-/** Whether a control file is a project's own (`.hey/…`, `.mcp.json`) rather than the user's (config, trust, approvals). */
-const projectFile = (path: string) => /[\\/]\.hey[\\/][^\\/]+$|[\\/]\.mcp\.json$/i.test(path);
 
 /** The first segment that changes the tree of a directory holding a control file, or above one (see above), or undefined. */
 export function workingDirectory(segments: Segment[], control: ControlFiles): WorkingDirectory | undefined {
@@ -34,12 +31,12 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   // (where its `.hey/` or `.mcp.json` is), never the home or above it (`cd ~ && git checkout .`
   // rewrites hey's config in a dotfiles repository), nor one holding a user's control file below
   // it: started in ~/.config/nvim, `cd .. && tar -xf x.tar` replaces ~/.config/hey/config.toml
-  const root = controls.filter(projectFile).map((c) => c.replace(/[\\/]\.hey[\\/][^\\/]+$|[\\/]\.mcp\.json$/i, "") || sep);
+  const root = controls.filter(projectFile).map((c) => c.replace(PROJECT_FILE, "") || sep);
   const home = control.home === undefined ? undefined : f.normalize(control.home);
   const homeOrAbove = (d: string) => home !== undefined && (fold(d) === fold(home) || within(home, d));
   const starting = (d: string) =>
     start !== undefined &&
-    (fold(d) === fold(start) || (within(start, d) && root.some((r) => fold(r) === fold(d) || within(r, d)))) &&
+    (fold(d) === fold(start) || (within(start, d) && root.some((r) => fold(r) === fold(d) || within(d, r)))) &&
     !homeOrAbove(d) &&
     controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";

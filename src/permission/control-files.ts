@@ -111,6 +111,10 @@ export const WINDOWS: Flavour = {
  */
 export const onWindows = (control: ControlFiles) => !!control.cwd && (DRIVE.test(control.cwd) || UNC.test(control.cwd));
 
+/** A project's own control file (`.hey/config.toml`, `.mcp.json`), as against the user's (config, trust, approvals): its end. */
+export const PROJECT_FILE = /[\\/]\.hey[\\/][^\\/]+$|[\\/]\.mcp\.json$/i;
+export const projectFile = (path: string) => PROJECT_FILE.test(path);
+
 export const decided = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /** `~` and `~/…` with the user's home; undefined for `~user` or an unknown home. */
