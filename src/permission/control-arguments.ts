@@ -14,7 +14,20 @@
 // A glob or a word known only at run time is matched against all of these (control-globs.ts), and
 // so are the directories `control.guarded` keeps (hey's cache, PATH's, git's global config files).
 // Pure: `named` and `realDir` do the file system's part.
-import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, guardedBy, inGit, onWindows, POSIX, projectFile, WINDOWS } from "./control-files.ts";
+import {
+  type ControlFiles,
+  decided,
+  directories,
+  expand,
+  type Flavour,
+  gitReach,
+  guardedBy,
+  inGit,
+  onWindows,
+  POSIX,
+  projectFile,
+  WINDOWS,
+} from "./control-files.ts";
 import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";

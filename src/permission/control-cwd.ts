@@ -7,7 +7,19 @@
 // `git stash -u`), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`);
 // `git checkout`, `pull`, `reset --hard` and `init` stay, since what they write is the repository's
 // and a config they change waits for the user's yes (config/guard.ts). Pure.
-import { type ControlFiles, decided, expand, type Flavour, onWindows, POSIX, PROJECT_FILE, placesReached, projectFile, type Unplaced, WINDOWS } from "./control-files.ts";
+import {
+  type ControlFiles,
+  decided,
+  expand,
+  type Flavour,
+  onWindows,
+  POSIX,
+  PROJECT_FILE,
+  placesReached,
+  projectFile,
+  type Unplaced,
+  WINDOWS,
+} from "./control-files.ts";
 import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";

@@ -136,7 +136,7 @@ export interface Unplaced {
 /**
  * Where the script's commands may stand: the start directory, and every directory a `cd` or
  * `pushd` with a known operand may lead to from any of them (as written, with `..` taken
- * lexically, as `cd -L` does, and once links are resolved, as `cd -P` does); `unplaced`: the
+ * lexically, as `cd -L` does, and for `cd -P` or after `set -P` once links are resolved); `unplaced`: the
  * `cd`s that lead somewhere only the run knows (an operand decided then, `cd -`, two operands,
  * `~user`, a command word decided then, which could be `cd`, or past MAX_DIRS directories). The
  * directories known before and after one still count: a `cd` that fails or leads nowhere new stays.
@@ -145,6 +145,8 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
   if (!control.cwd) return { dirs: [], unplaced: [] };
   let dirs = [control.cwd];
   const unplaced: Unplaced[] = [];
+  // `set -P` (`set -o physical`) makes every `cd` take the physical path
+  const setPhysical = segments.some((s) => s.words[0]?.text === "set" && s.words.some((w) => /^-[a-zA-Z]*P|^physical$/.test(w.text)));
   for (const seg of segments) {
     const [first, ...args] = seg.words;
     if (!first) continue;
@@ -171,7 +173,8 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
     const abs = f.absolute(to);
     const reached = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, to));
     // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
-    const real = reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string");
+    const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
+    const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
     const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
     if (more.length > MAX_DIRS) {
       unplaced.push({ raw: seg.raw });

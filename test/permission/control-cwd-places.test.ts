@@ -65,7 +65,7 @@ describe("a cd hey cannot place leaves the directory unknown, and earlier cds st
     'cd ~/.config; cd "$NOPE"; git clean -fdx',
     "cd ~alice/.config && git clean -fdx",
     "cd ~/.config; cd x/..; cd y/..; cd z/..; cd w/..; cd v/..; cd u/..; git clean -fdx",
-    'CD=cd; $CD ~/.config; git clean -fdx',
+    "CD=cd; $CD ~/.config; git clean -fdx",
     "cd /tmp; cd -; tar -xf /tmp/evil.tar",
   ])("%s is refused", (command) => refused(inProject("bash", { command })));
   test.each([
@@ -117,12 +117,15 @@ describe("archive extraction in every spelling", () => {
 });
 
 describe("links, git -C in a loop, and git clean at the project root", () => {
-  test("cd -P through a link is judged where it really leads", () =>
-    refused(inProject("bash", { command: "cd -P dirlink/.. && git init -q && git clean -ffdx" })));
+  test.each(["cd -P dirlink/.. && git init -q && git clean -ffdx", "set -P; cd dirlink/.. && git clean -ffdx", "pushd -P dirlink/.. && tar -xf /tmp/e.tar"])(
+    "%s is judged where the link really leads, and refused",
+    (command) => refused(inProject("bash", { command })),
+  );
+  test("cd dirlink/.. (lexical) stays in the project", () => expect(inProject("bash", { command: "cd dirlink/.. && git clean -fdx" })).toBeUndefined());
   // under an allow list no `*` matches a run-time word; under a deny list the directory alone decides
   const denying = permissionCheck({ allow: [], deny: ["bash: curl *"], narrow: [] }, "sh", { cwd: project, home, controls });
   test.each(['for d in */; do git -C "$d" pull; done', 'git -C "$(git rev-parse --show-toplevel)" checkout main', 'git -C "$d" clean -fdx'])(
-    "%s runs under a deny list, as cd \"$d\" && git … does",
+    '%s runs under a deny list, as cd "$d" && git … does',
     (command) => expect(denying("bash", { command })).toBeUndefined(),
   );
   test.each(['cd ~/.config && git -C "$d" clean -fdx', 'git -C "$X/.config" clean -fdx'])("%s is refused under a deny list", (command) =>
