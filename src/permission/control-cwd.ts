@@ -86,12 +86,19 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     return f.normalize(typeof real === "string" ? real : p);
   }
 
-  /** Whether `git clean`'s pathspecs keep it away from every one of `files` below `d`: `git clean -fd src/` at a project root holding `.mcp.json`. */
+  /**
+   * Whether `git clean` keeps away from every one of `files` below `d`: its pathspecs cannot reach
+   * them (`git clean -fd src/` at a project root holding `.mcp.json`), or `-X` deletes only ignored
+   * files and no rule of git's could ignore them (no `-e`, which adds rules).
+   */
   function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
     const read = readGit(seg.words);
     if (read?.sub === undefined || seg.words[read.sub]!.text !== "clean") return false;
-    const { operands, unsure } = gitArguments(seg.words, read.sub + 1, ["clean"]);
-    if (unsure || !operands.length) return false;
+    const { given, operands, unsure } = gitArguments(seg.words, read.sub + 1, ["clean"]);
+    if (unsure) return false;
+    const ignoredOnly = given.has("X") && !given.has("x") && !given.has("exclude");
+    if (ignoredOnly && control.mayBeIgnored && !files.some((c) => control.mayBeIgnored!(c))) return true;
+    if (!operands.length) return false;
     // a pathspec is a prefix of the paths it takes (or a pattern: any `*?[` or `:(magic)` could reach them)
     return operands.every((w) => {
       if (/[*?[\\]|^:/.test(w.text)) return false;
