@@ -5,7 +5,7 @@
 // options (`git stash -u -m list`, `git clean -fen`); `tar Jxf`, `tar --extr` and `7zr x` were not
 // seen as extracting. Each bypass is refused; the everyday commands still run.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { controlFiles } from "../../src/config/control-files.ts";
 import { places } from "../../src/fs/places.ts";
