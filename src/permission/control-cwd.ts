@@ -87,16 +87,21 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   }
 
   /**
-   * Whether `git clean` keeps away from every one of `files` below `d`: its pathspecs cannot reach
-   * them (`git clean -fd src/` at a project root holding `.mcp.json`), or `-X` deletes only ignored
+   * Whether `git clean` (or `git stash -u`) keeps away from every one of `files` below `d`: its pathspecs cannot reach
+   * them (`git clean -fd src/` at a project root holding `.mcp.json`), or (clean) `-X` deletes only ignored
    * files and no rule of git's could ignore them (no `-e`, which adds rules).
    */
   function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
     const read = readGit(seg.words);
-    if (read?.sub === undefined || seg.words[read.sub]!.text !== "clean") return false;
-    const { given, operands, unsure } = gitArguments(seg.words, read.sub + 1, ["clean"]);
-    if (unsure) return false;
-    const ignoredOnly = given.has("X") && !given.has("x") && !given.has("exclude");
+    if (read?.sub === undefined) return false;
+    const sub = seg.words[read.sub]!.text;
+    // `git stash push -u -- src/` (or without `push`) stashes only what its pathspecs take; `save`'s words are its message
+    const next = seg.words[read.sub + 1];
+    const push = sub === "stash" ? (next?.text === "push" ? 2 : !next || next.text.startsWith("-") ? 1 : 0) : 0;
+    if (sub !== "clean" && !push) return false;
+    const { given, operands, unsure } = gitArguments(seg.words, read.sub + (push || 1), push ? ["stash", "push"] : ["clean"]);
+    if (unsure || given.has("pathspec-from-file")) return false;
+    const ignoredOnly = !push && given.has("X") && !given.has("x") && !given.has("exclude");
     if (ignoredOnly && control.mayBeIgnored && !files.some((c) => control.mayBeIgnored!(c))) return true;
     if (!operands.length) return false;
     // a pathspec is a prefix of the paths it takes (or a pattern: any `*?[` or `:(magic)` could reach them)

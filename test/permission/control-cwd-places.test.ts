@@ -134,9 +134,24 @@ describe("links, git -C in a loop, and git clean at the project root", () => {
   test("at a root holding .hey/config.toml, git clean limited to other paths runs", () => {
     writeFileSync(join(project, ".hey", "config.toml"), '[permission]\ndeny = ["bash: curl *"]\n');
     try {
-      for (const command of ["git clean -fd src/", "git clean -fdx -- build/ dist", "git clean -fd sub"])
+      for (const command of [
+        "git clean -fd src/",
+        "git clean -fdx -- build/ dist",
+        "git clean -fd sub",
+        "git stash -u -- src/",
+        "git stash push -u -m wip -- sub",
+      ])
         expect(inProject("bash", { command })).toBeUndefined();
-      for (const command of ["git clean -fd .", "git clean -fd .hey", "git clean -fd '*.toml'", "git clean -fd ./", "git clean -fd sub/.."])
+      for (const command of [
+        "git clean -fd .",
+        "git clean -fd .hey",
+        "git clean -fd '*.toml'",
+        "git clean -fd ./",
+        "git clean -fd sub/..",
+        "git stash -u -- .",
+        "git stash save -u src/",
+        "git stash -u",
+      ])
         refused(inProject("bash", { command }));
     } finally {
       rmSync(join(project, ".hey", "config.toml"));
