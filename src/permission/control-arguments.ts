@@ -14,7 +14,20 @@
 // A glob or a word known only at run time is matched against all of these (control-globs.ts), and
 // so are the directories `control.guarded` keeps (hey's cache, PATH's, git's global config files).
 // Pure: `named` and `realDir` do the file system's part.
-import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, guardedBy, inGit, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import {
+  type ControlFiles,
+  decided,
+  directories,
+  expand,
+  type Flavour,
+  gitReach,
+  guardedBy,
+  inGit,
+  onWindows,
+  POSIX,
+  projectFile,
+  WINDOWS,
+} from "./control-files.ts";
 import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
@@ -106,7 +119,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   const controls = control.paths.map(f.normalize);
   const names = control.paths.map((p) => p.split(/[\\/]/).pop()!);
   // directories that hold a control file, but not the start directory or one above it (a project's `.mcp.json`: `git add .` stays)
-  const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
+  // (and only while every control file below it is a project's: started in ~/.config/nvim, `tar -xf x.tar -C ..` replaces hey's config)
+  const started = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
+  const sep = f === WINDOWS ? "\\" : "/";
+  const above = (d: string) => started(d) && controls.every((c) => !(c + sep).startsWith(d.replace(/[\\/]?$/, sep)) || projectFile(c));
   const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
   // and the directories above those but the root, for mv and rm: `mv ~/.local/state x` takes approvals.json away as moving its own
   // directory does; not the start directory or one above it but the home (`rm -rf .` in a project is the deny list's to judge)

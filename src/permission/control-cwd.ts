@@ -2,16 +2,32 @@
 // approvals.json away as `mv ~/.local/state/hey x` would, yet names no file. While a list is set, a
 // program that changes the tree it runs in (tree-changes.ts) may not run in a directory holding one
 // of hey's control files or above one — the start directory, wherever a `cd`/`pushd` may lead,
-// `git -C`, `--work-tree` — with two exceptions for the start directory and those above it (the
-// project a user works in): there only deleting files no repository keeps counts (`git clean`,
-// `git stash -u`), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`);
-// `git checkout`, `pull`, `reset --hard` and `init` stay, since what they write is the repository's
-// and a config they change waits for the user's yes (config/guard.ts). Pure.
-import { type ControlFiles, decided, directories, expand, type Flavour, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+// `git -C`, `--work-tree` — with two exceptions for the project a user works in (the start
+// directory and those above it up to the project root, while every control file below is the
+// project's, x140): there only deleting files no repository keeps counts (`git clean`, `git stash
+// -u`), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`) and a `git
+// clean` pathspec could reach it; `git checkout`, `pull`, `reset --hard` and `init` stay, since what
+// they write is the repository's and a config they change waits for the user's yes
+// (config/guard.ts). After a `cd` hey cannot place (`cd -`, `cd a b`, `~user`), only a directory the
+// command names itself can be judged. Pure.
+import {
+  type ControlFiles,
+  decided,
+  expand,
+  type Flavour,
+  onWindows,
+  POSIX,
+  PROJECT_FILE,
+  placesReached,
+  projectFile,
+  type Unplaced,
+  WINDOWS,
+} from "./control-files.ts";
 import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { readGit } from "./git.ts";
 import { program } from "./match.ts";
-import type { Segment, Word } from "./shell-model.ts";
-import { gitDirectories, type TreeChange, treeChange } from "./tree-changes.ts";
+import type { Segment } from "./shell-model.ts";
+import { gitArguments, gitDirectories, type TreeChange, treeChange } from "./tree-changes.ts";
 
 /** Why a segment may not run where it does: the segment, the directory, the control file and how they relate; `unknown`: the directory is known only at run time and could be one. */
 export type WorkingDirectory =
@@ -25,28 +41,37 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   const sep = f === WINDOWS ? "\\" : "/";
   const within = (p: string, d: string) => fold(p).startsWith(fold(d.endsWith(sep) ? d : d + sep));
   const start = control.cwd === undefined ? undefined : f.normalize(control.cwd);
-  // the start directory and those above it (the project the user works in), but not the home or above it:
-  // `cd ~ && git checkout .` rewrites hey's config in a dotfiles repository, `--work-tree=/` all of it
+  const controls = control.paths.map(f.normalize);
+  // the project the user works in: the start directory and those above it up to the project's root
+  // (where its `.hey/` or `.mcp.json` is), never the home or above it (`cd ~ && git checkout .`
+  // rewrites hey's config in a dotfiles repository), nor one holding a user's control file below
+  // it: started in ~/.config/nvim, `cd .. && tar -xf x.tar` replaces ~/.config/hey/config.toml
+  const root = controls.filter(projectFile).map((c) => c.replace(PROJECT_FILE, "") || sep);
   const home = control.home === undefined ? undefined : f.normalize(control.home);
   const homeOrAbove = (d: string) => home !== undefined && (fold(d) === fold(home) || within(home, d));
-  const starting = (d: string) => start !== undefined && (fold(d) === fold(start) || (within(start, d) && !homeOrAbove(d)));
-  const controls = control.paths.map(f.normalize);
+  const starting = (d: string) =>
+    start !== undefined &&
+    (fold(d) === fold(start) || (within(start, d) && root.some((r) => fold(r) === fold(d) || within(d, r)))) &&
+    !homeOrAbove(d) &&
+    controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";
-  const known = directories(segments, control, f);
-  const dirs = known ?? (start !== undefined ? [start] : []);
+  const { dirs, unplaced } = placesReached(segments, control, f);
+  const lost = unplaced.map((u) => whyUnplaced(u, control, f)).find((why) => why !== undefined);
   for (const seg of segments) {
     const change = seg.inert === "builtin" ? undefined : treeChange(seg);
     if (!change) continue;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
-    const runtime = known ? undefined : unknownDirectory(segments, control, f);
-    if (runtime) return { command: seg.raw, unknown: runtime };
+    const places = runIn(seg, dirs, control, f);
+    if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
+    // after a `cd` that leads where only the run knows, only a directory the command names itself can be judged
+    if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
     // the last place a `cd` leads first: the refusal names where the command was meant to run
-    for (const dir of runIn(seg, dirs, control, f).reverse()) {
-      if (typeof dir === "object") return { command: seg.raw, unknown: dir.unknown };
+    for (const dir of places.dirs.reverse()) {
       for (const d of new Set([dir, resolved(dir)])) {
         const startHere = starting(d);
         if (startHere && change !== "deletes") continue;
         const below = controls.filter((c) => within(c, d) && (!startHere || there(c)));
+        if (startHere && gitCleanAway(seg, below, d)) continue;
         const file = below.find(there) ?? below[0];
         if (file === undefined) continue;
         const holds = fold(file.slice(0, file.lastIndexOf(sep)) || sep) === fold(d);
@@ -60,38 +85,70 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     const real = control.realDir?.(p);
     return f.normalize(typeof real === "string" ? real : p);
   }
+
+  /**
+   * Whether `git clean` (or `git stash -u`) keeps away from every one of `files` below `d`: its pathspecs cannot reach
+   * them (`git clean -fd src/` at a project root holding `.mcp.json`), or (clean) `-X` deletes only ignored
+   * files and no rule of git's could ignore them (no `-e`, which adds rules).
+   */
+  function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
+    const read = readGit(seg.words);
+    if (read?.sub === undefined) return false;
+    const sub = seg.words[read.sub]!.text;
+    // `git stash push -u -- src/` (or without `push`) stashes only what its pathspecs take; `save`'s words are its message
+    const next = seg.words[read.sub + 1];
+    const push = sub === "stash" ? (next?.text === "push" ? 2 : !next || next.text.startsWith("-") ? 1 : 0) : 0;
+    if (sub !== "clean" && !push) return false;
+    const { given, operands, unsure } = gitArguments(seg.words, read.sub + (push || 1), push ? ["stash", "push"] : ["clean"]);
+    if (unsure || given.has("pathspec-from-file")) return false;
+    const ignoredOnly = !push && given.has("X") && !given.has("x") && !given.has("exclude");
+    if (ignoredOnly && control.mayBeIgnored && !files.some((c) => control.mayBeIgnored!(c))) return true;
+    if (!operands.length) return false;
+    // a pathspec is a prefix of the paths it takes (or a pattern: any `*?[` or `:(magic)` could reach them)
+    return operands.every((w) => {
+      if (/[*?[\\]|^:/.test(w.text)) return false;
+      const abs = f.absolute(w.text);
+      const p = f.normalize(abs ?? f.join(d, w.text));
+      return within(p, d) && files.every((c) => !(fold(c) === fold(p) || within(c, p)));
+    });
+  }
 }
 
-/** The directories the segment runs in, from each of `dirs`: git's `-C` and `--work-tree` moved it; `unknown`: one of those is known only at run time. */
-function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour): (string | { unknown: string })[] {
-  if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return dirs.map(f.normalize);
+/** The directories the segment runs in, from each of `dirs`: git's `-C` and `--work-tree` moved it (`named`: to a directory it names, whatever `dirs` is); `unknown`: one of those is known only at run time and could be a control file's directory. */
+function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour): { dirs: string[]; named?: true } | { unknown: string } {
+  if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return { dirs: dirs.map(f.normalize) };
   const { chdir, workTree } = gitDirectories(seg.words);
   let out = dirs;
+  let named = false;
   for (const w of [...chdir, ...(workTree ? [workTree] : [])]) {
     const to = decided(w) ? expand(w, control.home) : undefined;
-    if (to === undefined) return [{ unknown: `\`${w.raw}\` is a directory known only at run time` }];
+    // as a `cd "$d"` is: refused only when its written last name could be a control file's directory (`-C "$X/.config"`); else where it stood
+    if (to === undefined) {
+      const why = decided(w) ? `\`${w.raw}\` names a home the checker does not know` : whyUnplaced({ raw: w.raw, operand: w }, control, f);
+      if (why !== undefined) return { unknown: why };
+      continue;
+    }
     const abs = f.absolute(to);
+    if (abs !== undefined) named = true;
     out = abs !== undefined ? [abs] : out.map((d) => f.join(d, to));
   }
-  return out.map(f.normalize);
+  return named ? { dirs: out.map(f.normalize), named } : { dirs: out.map(f.normalize) };
 }
 
-/** Why a `cd` or `pushd` may lead to a directory holding a control file or above one that only the run knows: its operand's written last name could be one's (`cd "$X/.config"`). */
-function unknownDirectory(segments: Segment[], control: ControlFiles, f: Flavour): string | undefined {
+/**
+ * Why a `cd` or `pushd` leads where only the run knows and that could hold a control file, or
+ * undefined: an operand known only at run time whose written last name could not be one's (`cd
+ * "$d"`: a last name all run-time could be anything, as any word could) leads nowhere judged.
+ */
+function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour): string | undefined {
+  if (!u.operand) return `\`${u.raw}\` leads to a directory known only at run time`;
   const names = new Set<string>();
   for (const p of control.paths) {
     const parts = f.normalize(p).split(/[\\/]/).filter(Boolean);
     for (const part of parts.slice(0, -1)) names.add(part);
   }
-  for (const seg of segments) {
-    const [first, ...args] = seg.words;
-    if (!first || !decided(first) || !["cd", "pushd"].includes(first.text)) continue;
-    const operand: Word | undefined = args.find((w) => !decided(w) || !w.text.startsWith("-"));
-    if (!operand || decided(operand)) continue;
-    const last = lastComponent(runtimeGlob(operand.raw));
-    // a last name all run-time (`cd "$D"`) could be anything, as any word could: only one whose written part could be one's counts
-    if (/^\.{0,2}$/.test(last) || (/[^\0]/.test(last) && [...names].some((n) => matchesName(last, n))))
-      return `\`${operand.raw}\` is a directory known only at run time`;
-  }
+  const last = lastComponent(runtimeGlob(u.operand.raw));
+  if (/^\.{0,2}$/.test(last) || (/[^\0]/.test(last) && [...names].some((n) => matchesName(last, n))))
+    return `\`${u.operand.raw}\` is a directory known only at run time`;
   return undefined;
 }

@@ -39,6 +39,8 @@ export interface ControlFiles {
   workspacePackages?(dir: string): string[] | { unknown: string };
   /** why writing the absolute path `abs` writes what git runs commands from, found by what it is (fs/git-places.ts): in a git directory whatever its name, a config file git reads from the start directory, any of `from` or `abs`'s own (an included one too), the hooks directory core.hooksPath names; undefined: none; `unknown`: why it cannot be told */
   gitOwn?(abs: string, from?: readonly string[]): string | { unknown: string } | undefined;
+  /** whether a rule of git's could ignore the absolute `abs` (fs/may-be-ignored.ts: `git clean -X` deletes only what is ignored); true when that cannot be told */
+  mayBeIgnored?(abs: string): boolean;
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }
@@ -111,6 +113,10 @@ export const WINDOWS: Flavour = {
  */
 export const onWindows = (control: ControlFiles) => !!control.cwd && (DRIVE.test(control.cwd) || UNC.test(control.cwd));
 
+/** A project's own control file (`.hey/config.toml`, `.mcp.json`), as against the user's (config, trust, approvals): its end. */
+export const PROJECT_FILE = /[\\/]\.hey[\\/][^\\/]+$|[\\/]\.mcp\.json$/i;
+export const projectFile = (path: string) => PROJECT_FILE.test(path);
+
 export const decided = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /** `~` and `~/…` with the user's home; undefined for `~user` or an unknown home. */
@@ -123,19 +129,33 @@ export function expand(w: Word, home: string | undefined): string | undefined {
 
 const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the checker stops counting
 
+/** A `cd` or `pushd` whose directory only the run knows: its words as written, and (`operand`) the operand known only at run time, when that is why. */
+export interface Unplaced {
+  raw: string;
+  operand?: Word;
+}
+
 /**
  * Where the script's commands may stand: the start directory, and every directory a `cd` or
- * `pushd` with a known operand may lead to from any of them (as written, and with `..` taken
- * lexically, as `cd -L` does). Undefined when one may lead somewhere known only at run time: an
- * operand decided then, `cd -`, a command word decided then (it could be `cd`).
+ * `pushd` with a known operand may lead to from any of them (as written, with `..` taken
+ * lexically, as `cd -L` does, and for `cd -P` or after `set -P` once links are resolved); `unplaced`: the
+ * `cd`s that lead somewhere only the run knows (an operand decided then, `cd -`, two operands,
+ * `~user`, a command word decided then, which could be `cd`, or past MAX_DIRS directories). The
+ * directories known before and after one still count: a `cd` that fails or leads nowhere new stays.
  */
-export function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
-  if (!control.cwd) return undefined;
+export function placesReached(segments: Segment[], control: ControlFiles, f: Flavour): { dirs: string[]; unplaced: Unplaced[] } {
+  if (!control.cwd) return { dirs: [], unplaced: [] };
   let dirs = [control.cwd];
+  const unplaced: Unplaced[] = [];
+  // `set -P` (`set -o physical`) makes every `cd` take the physical path
+  const setPhysical = segments.some((s) => s.words[0]?.text === "set" && s.words.some((w) => /^-[a-zA-Z]*P|^physical$/.test(w.text)));
   for (const seg of segments) {
     const [first, ...args] = seg.words;
     if (!first) continue;
-    if (!decided(first)) return undefined;
+    if (!decided(first)) {
+      unplaced.push({ raw: seg.raw });
+      continue;
+    }
     if (first.text !== "cd" && first.text !== "pushd") continue;
     let k = 0;
     while (k < args.length && decided(args[k]!) && /^-[LPe@n]+$/.test(args[k]!.text)) k++;
@@ -143,15 +163,34 @@ export function directories(segments: Segment[], control: ControlFiles, f: Flavo
     if (args[k] && decided(args[k]!) && args[k]!.text === "--") k++;
     const rest = args.slice(k);
     if (first.text === "pushd" && (noChdir || !rest.length || /^[+-]\d+$/.test(rest[0]!.text))) continue; // no new directory: -n, or a rotation
-    if (rest.length > 1 || (rest[0] && (!decided(rest[0]) || rest[0].text === "-"))) return undefined;
+    if (rest[0] && !decided(rest[0])) {
+      unplaced.push({ raw: seg.raw, operand: rest[0] });
+      continue;
+    }
     const to = rest[0] ? expand(rest[0], control.home) : control.home;
-    if (to === undefined) return undefined;
+    if (rest.length > 1 || rest[0]?.text === "-" || to === undefined) {
+      unplaced.push({ raw: seg.raw });
+      continue;
+    }
     const abs = f.absolute(to);
     const reached = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, to));
-    dirs = [...new Set([...dirs, ...reached, ...reached.map(f.normalize)])];
-    if (dirs.length > MAX_DIRS) return undefined;
+    // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
+    const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
+    const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
+    const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
+    if (more.length > MAX_DIRS) {
+      unplaced.push({ raw: seg.raw });
+      continue;
+    }
+    dirs = more;
   }
-  return dirs;
+  return { dirs, unplaced };
+}
+
+/** The directories placesReached finds, or undefined when a `cd` leads somewhere only the run knows. */
+export function directories(segments: Segment[], control: ControlFiles, f: Flavour): string[] | undefined {
+  const { dirs, unplaced } = placesReached(segments, control, f);
+  return unplaced.length || !control.cwd ? undefined : dirs;
 }
 
 /**

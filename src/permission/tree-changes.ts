@@ -6,6 +6,7 @@
 // naming them would (control-cwd.ts judges where). Pure.
 import { decided } from "./control-files.ts";
 import { GIT_COMMANDS, readGit } from "./git.ts";
+import { optionTable } from "./deny-options.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -31,11 +32,15 @@ const ACTIONS_READING: Record<string, string[]> = {
   bisect: ["log", "visualize", "view", "terms"],
   "sparse-checkout": ["list"],
 };
-/** Options after which `git apply` and `git restore` write nothing in the work tree (`--stat`, `--staged` alone). */
-const INDEX_ONLY: Record<string, RegExp> = { apply: /^--(check|stat|numstat|summary|cached)$/, restore: /^(--staged|-S)$/ };
+/** Options (long names) after which `git apply` and `git restore` write nothing in the work tree (`--stat`, `--staged` alone), and those that write it again (`--apply`, `--worktree`). */
+const INDEX_ONLY: Record<string, { only: string[]; again: string[] }> = {
+  apply: { only: ["check", "stat", "numstat", "summary", "cached"], again: ["apply", "index"] },
+  restore: { only: ["staged"], again: ["worktree"] },
+};
 
-/** Whether a word is the option `long`, or a cluster of short options holding `short` (`-fdx` holds `x`). */
-const option = (w: string, short: string, long: string) => w === long || (new RegExp(`^-[a-zA-Z]*${short}`).test(w) && !w.startsWith("--"));
+// GNU tar's `--extract` and `--get` by any abbreviation it takes (`--extr`); cpio's `--extract` likewise
+const TAR_EXTRACT = /^--(ext(r(a(c(t)?)?)?)?|get?)$/;
+const CPIO_EXTRACT = /^--ext(r(a(c(t)?)?)?)?$/;
 
 /** How the segment's program changes the directory it runs in (TreeChange); a word known only at run time where git's subcommand could be: "deletes". */
 export function treeChange(seg: Segment): TreeChange | undefined {
@@ -44,14 +49,56 @@ export function treeChange(seg: Segment): TreeChange | undefined {
   const name = program(first.text);
   const texts = seg.words.slice(1).map((w) => (decided(w) ? w.text : "*"));
   if (name === "git") return gitChange(seg.words);
+  // the old style's first word is a cluster of letters in any case (`xf`, `Jxf`, `xJf`)
   if (name === "tar" || name === "bsdtar")
-    return texts.some((t) => t === "--extract" || t === "--get" || /^-[a-zA-Z]*x/.test(t)) || /^[a-wyz]*x/.test(texts[0] ?? "") ? "writes" : undefined;
+    return texts.some((t) => TAR_EXTRACT.test(t) || /^-[a-zA-Z]*x/.test(t)) || /^[a-zA-Z]*x/.test(texts[0] ?? "") ? "writes" : undefined;
   // unzip's listing, testing and piping modes write nothing
   if (name === "unzip") return texts.some((t) => /^-[lvtzZpc]/.test(t)) ? undefined : "writes";
-  if (name === "cpio") return texts.some((t) => t === "--extract" || /^-[a-zA-Z]*i/.test(t)) ? "writes" : undefined;
-  if (name === "7z" || name === "7za") return ["x", "e"].includes(texts[0] ?? "") ? "writes" : undefined;
+  if (name === "cpio") return texts.some((t) => CPIO_EXTRACT.test(t) || /^-[a-zA-Z]*i/.test(t)) ? "writes" : undefined;
+  // every 7-Zip program; its commands in any case (`7z X`), the first word that is no switch
+  if (/^7z[arz]?$/.test(name)) return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
   if (name === "patch") return texts.some((t) => t === "--dry-run") ? undefined : "writes";
   return undefined;
+}
+
+/** The arguments of git's subcommand from `at`, read by its option table (program-tables.ts): the options given (long names, or letters without one; their values skipped), the operands, and whether a word only the run knows stands among them. */
+export function gitArguments(words: Word[], at: number, path: string[]): { given: Set<string>; operands: Word[]; unsure: boolean } {
+  const table = optionTable("git", path);
+  const longs = [...(table?.short.values() ?? [])].filter((s) => s.long);
+  const given = new Set<string>();
+  const operands: Word[] = [];
+  let unsure = false;
+  for (let k = at; k < words.length; k++) {
+    const w = words[k]!;
+    const t = w.text;
+    if (!decided(w)) {
+      unsure = true;
+      operands.push(w);
+    } else if (t === "--") {
+      operands.push(...words.slice(k + 1));
+      unsure ||= words.slice(k + 1).some((x) => !decided(x));
+      break;
+    } else if (t.startsWith("--")) {
+      const eq = t.indexOf("=");
+      const written = t.slice(2, eq < 0 ? undefined : eq);
+      // git takes a long option by any prefix only it begins (`--dry` is `--dry-run`)
+      const found = longs.filter((s) => s.long.startsWith(written));
+      const long = longs.find((s) => s.long === written) ?? (found.length === 1 ? found[0] : undefined);
+      given.add(long?.long ?? written);
+      if (eq < 0 && long?.value) k++;
+    } else if (t.length > 1 && t.startsWith("-")) {
+      for (let j = 1; j < t.length; j++) {
+        const short = table?.short.get(t[j]!);
+        given.add(short?.long || t[j]!);
+        // a value attached (`-ek`) or the next word (`-e -n`: `-n` is the pattern)
+        if (short?.value) {
+          if (j + 1 === t.length) k++;
+          break;
+        }
+      }
+    } else operands.push(w);
+  }
+  return { given, operands, unsure };
 }
 
 function gitChange(words: Word[]): TreeChange | undefined {
@@ -60,21 +107,30 @@ function gitChange(words: Word[]): TreeChange | undefined {
   if (read.sub === undefined) return undefined;
   const sub = words[read.sub]!;
   if (!decided(sub)) return "deletes";
-  const rest = words.slice(read.sub + 1).map((w) => (decided(w) ? w.text : "*"));
+  const has = (given: Set<string>, ...names: string[]) => names.some((n) => given.has(n));
   switch (sub.text) {
     case "clean":
-      return rest.some((t) => option(t, "n", "--dry-run")) ? undefined : "deletes";
-    case "stash":
-      if (ACTIONS_READING.stash!.includes(rest.find((t) => !t.startsWith("-")) ?? "push")) return undefined;
-      return rest.some((t) => option(t, "u", "--include-untracked") || option(t, "a", "--all") || t === "*") ? "deletes" : "writes";
-    case "reset":
-      return rest.some((t) => ["--hard", "--merge", "--keep", "*"].includes(t)) ? "writes" : undefined;
+      return gitArguments(words, read.sub + 1, ["clean"]).given.has("dry-run") ? undefined : "deletes";
+    case "stash": {
+      // the action is the word right after `stash` (`git stash -u -m list` pushes, with the message `list`)
+      const next = words[read.sub + 1];
+      if (next && !decided(next)) return "deletes";
+      const action = next && !next.text.startsWith("-") ? next.text : "push";
+      if (ACTIONS_READING.stash!.includes(action)) return undefined;
+      const args = gitArguments(words, read.sub + (action === next?.text ? 2 : 1), ["stash", action]);
+      return args.unsure || has(args.given, "include-untracked", "all") ? "deletes" : "writes";
+    }
+    case "reset": {
+      const args = gitArguments(words, read.sub + 1, ["reset"]);
+      return args.unsure || has(args.given, "hard", "merge", "keep") ? "writes" : undefined;
+    }
   }
   if (GIT_WRITERS.has(sub.text)) {
-    const action = rest.find((t) => !t.startsWith("-"));
-    if (action !== undefined && ACTIONS_READING[sub.text]?.includes(action)) return undefined;
-    const only = INDEX_ONLY[sub.text];
-    return only && rest.some((t) => only.test(t)) && !rest.some((t) => /^(--worktree|-W|--index|\*)$/.test(t)) ? undefined : "writes";
+    const args = gitArguments(words, read.sub + 1, [sub.text]);
+    const action = args.operands[0];
+    if (action && decided(action) && ACTIONS_READING[sub.text]?.includes(action.text)) return undefined;
+    const index = INDEX_ONLY[sub.text];
+    return index && has(args.given, ...index.only) && !has(args.given, ...index.again) && !args.unsure ? undefined : "writes";
   }
   // an alias set on the command line (`-c alias.c='clean -fdx' c`) is any subcommand; one from a config file is judged by its name, a git-NAME program as any program
   if (!GIT_COMMANDS.has(sub.text)) return read.unsure ? "deletes" : "writes";
