@@ -4,7 +4,7 @@
 // around what is replaced. Pure.
 
 /**
- * Pieces of a spilled stream are hidden this many bytes or more at a time, cut at a line's end. The
+ * Pieces of a spilled stream are hidden this many bytes or more at a time, cut where no secret is (cutAt). The
  * shapes' search holds several times a piece while it runs (a line index, match arrays, copies):
  * 1 MB pieces of a build log with `token` in it peaked ~9 MB higher than 256 KB ones.
  */
@@ -57,19 +57,22 @@ export async function* hiddenChunks(chunks: AsyncIterable<Uint8Array>, hide: (te
  * what names it (a JWT, a one-line JSON private key of 3.3 KB, `"password": "…"`), so a cut that hides
  * the same as the whole around it splits none.
  */
-export const LOOK_BYTES = 8 << 10;
+const LOOK_BYTES = 8 << 10;
 
 /** Cuts tried before the last resort: a run of secrets (a key's 50 lines) fails each one inside it. */
 const CUTS_TRIED = 64;
 
+/** How far apart the cuts tried in a run with no blank or punctuation are: one secret apart, at least. */
+const STEP_BYTES = LOOK_BYTES / 2;
+
 /**
- * Where to cut `bytes` (a piece and more; the stream goes on after them): after the last line end,
- * else after the last blank or punctuation, that leaves LOOK_BYTES after it and where `hide` of the
- * text on each side alone equals `hide` of both together. Failing CUTS_TRIED of those, at the start of
- * a character LOOK_BYTES from the end: never inside a UTF-8 character, which would make the piece
- * read as Latin-1, and miss a known secret that is not ASCII.
+ * Where to cut `bytes` (a piece and more; the stream goes on after them): the first of cuts' that
+ * leaves LOOK_BYTES after it and where `hide` of the text on each side alone equals `hide` of both
+ * together. Failing CUTS_TRIED of those, at the start of a character LOOK_BYTES from the end. Never
+ * inside a UTF-8 character, which would make the piece read as Latin-1, and miss a known secret that
+ * is not ASCII.
  */
-export function cutAt(bytes: Uint8Array, hide: (text: string) => string): number {
+function cutAt(bytes: Uint8Array, hide: (text: string) => string): number {
   const last = bytes.length - LOOK_BYTES;
   let tried = 0;
   for (const at of cuts(bytes, last)) {
@@ -81,7 +84,8 @@ export function cutAt(bytes: Uint8Array, hide: (text: string) => string): number
 
 /**
  * Cuts before `last`, each the nearer to it first: the line ends in the second half (a piece is not
- * made small while a longer one will do), then the blanks and punctuation there, then the line ends
+ * made small while a longer one will do), then the blanks and punctuation there, then a character
+ * every STEP_BYTES there (a run with neither: base64, a language without spaces), then the line ends
  * in the first half.
  */
 function* cuts(bytes: Uint8Array, last: number): Generator<number> {
@@ -91,11 +95,16 @@ function* cuts(bytes: Uint8Array, last: number): Generator<number> {
   };
   yield* lineEnds(last - 1, half);
   for (let i = last - 1; i >= half; i--) if (SEPARATES[bytes[i]!]) yield i + 1;
+  for (let i = last; i >= half; i -= STEP_BYTES) yield charStart(bytes, i);
   yield* lineEnds(Math.min(last, half) - 1, 0);
 }
 
-/** ASCII bytes that end a word in text and JSON: blanks, quotes, brackets and `,;:=<>` (ASCII, so a cut after one starts a character). */
-const SEPARATES = Array.from({ length: 256 }, (_, b) => " \t\r\n\"',;:=<>()[]{}".includes(String.fromCharCode(b)));
+/**
+ * ASCII bytes that end a value in text and JSON: blanks, `,;` and closing brackets (ASCII, so a cut after
+ * one starts a character). Not quotes, `:` or `=`, which stand inside an assignment (`"password":"…"`)
+ * as often as after one: a cut there fails the check, and each costs a search of 16 KB.
+ */
+const SEPARATES = Array.from({ length: 256 }, (_, b) => " \t\r\n,;)]}>".includes(String.fromCharCode(b)));
 
 /** Whether hiding LOOK_BYTES each side of `at` apart gives what hiding them together gives. */
 function hidesAlike(bytes: Uint8Array, at: number, hide: (text: string) => string): boolean {

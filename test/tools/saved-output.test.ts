@@ -59,3 +59,20 @@ test("a secret named on one line and given on the next (a k8s env entry) is not 
   expect(saved).not.toContain(password); // old code: `  value: …` was hidden on its own, its name in the piece before
   expect(saved).toBe(redactShapes(text));
 });
+
+test("a line with no blank or punctuation for a whole piece: a secret is not cut apart wherever it stands", async () => {
+  const run = (bytes: number) => "✓é".repeat(Math.ceil(bytes / 5)).slice(0, Math.floor(bytes / 5) * 2); // 5 bytes a pair
+  // one secret across the first piece's end, one across where a cut that leaves room for the check would fall
+  const first = run(PIECE_BYTES - 8192 - 10);
+  const second = run(8192 - SECRET.length);
+  const text = `${first}${SECRET}${second}${SECRET}${run(400_000)}\n`;
+  const all = new TextEncoder().encode(text);
+  async function* chunks() {
+    for (let i = 0; i < all.length; i += PIECE_BYTES) yield all.subarray(i, i + PIECE_BYTES);
+  }
+  const out: Uint8Array[] = [];
+  for await (const c of hiddenChunks(chunks(), hide)) out.push(c.slice());
+  const saved = new TextDecoder().decode(Buffer.concat(out));
+  expect(saved).not.toContain(SECRET);
+  expect(saved).toBe(hide(text));
+});
