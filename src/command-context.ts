@@ -41,8 +41,11 @@ export function commandContext(
     fallbacks: () => runtime.settings.fallbacks?.models ?? [],
     switchModel: runtime.switchModel,
     reload: async () => {
-      const moved = movedFrom(here.cwd); // what it would read and trust at the old path is not the project's
-      return moved ? { ok: false, changes: [], errors: [moved], warnings: [] } : runtime.reload(ask);
+      const told: string[] = [];
+      const moved = movedFrom(here.cwd, (line) => told.push(line)); // what it would read and trust at the old path is not the project's
+      if (moved) return { ok: false, changes: [], errors: [moved], warnings: [] };
+      const result = await runtime.reload(ask);
+      return { ...result, warnings: [...told, ...result.warnings] };
     },
     setTrust: (trusted: boolean) => runtime.setTrust(trusted, ask), // /trust lists what it would run and asks
     earlierRuns: runtime.earlierRuns,

@@ -36,9 +36,11 @@ export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME",
 /**
  * Why nothing could be started in `cwd` when the directory is at fault, not the program: a spawn in
  * a directory that is gone fails ENOENT naming the program (`posix_spawn '/bin/sh'`), which sends
- * the user and the model after the shell setting. Deleted while hey ran (`rm -rf build && mkdir
- * build` run elsewhere, a `git checkout` that removed it): hey's own working directory went with it.
- * Undefined when `cwd` is still a directory, or cannot be looked at.
+ * the user and the model after the shell setting. Deleted while hey ran (`rm -rf build` run
+ * elsewhere, a `git checkout` that removed it), it works again once restored: a directory made again
+ * at the path is used (fs/work-dir.ts). Said for a directory hey did not start in (an embedder's);
+ * of the one it started in, movedFrom speaks first. Undefined when `cwd` is still a directory, or
+ * cannot be looked at.
  */
 export function goneDirectory(cwd: string): string | undefined {
   try {
@@ -47,7 +49,7 @@ export function goneDirectory(cwd: string): string | undefined {
   } catch (e) {
     const code = errnoCode(e);
     if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
-    return `the working directory ${cwd} no longer exists (deleted while hey ran); cd elsewhere and restart hey, or recreate it`;
+    return `the working directory ${cwd} no longer exists (deleted while hey ran); restore it (a checkout back), or cd elsewhere and restart hey`;
   }
 }
 

@@ -1,8 +1,10 @@
 // Whether the directory hey started in is still that directory (x136): a project moved or renamed
 // while hey runs left hey working at a path to nothing, and the next write made the old tree again —
 // a ghost holding only what hey wrote, where bash then ran and /reload recorded trust — while the
-// project itself got nothing. The writing tools, bash, /reload and /trust look first (movedFrom).
+// project itself got nothing. The writing tools, bash, /reload and /trust look first (movedFrom). A
+// directory made again where the deleted one was is the user's real tree, no ghost: hey works in it.
 import { readlinkSync, statSync } from "node:fs";
+import type { ToolResult } from "../kernel/tool.ts";
 
 /** Each launch directory's device and inode when here.ts first named it. */
 const started = new Map<string, string>();
@@ -15,31 +17,78 @@ export function rememberWorkDir(dir: string): void {
 
 /**
  * Why nothing may be written or run in `dir`, the directory hey started in: it is no longer that
- * directory (moved, renamed or deleted, or another one made at its path since), in one line that
- * names where it went when the system says (Linux: hey's own working directory follows it). Undefined
- * when it still is, or hey did not start there (an embedder's directory). One stat; never throws.
+ * directory (moved or renamed, deleted, or another one made at its path while the first still is
+ * somewhere), in one line that names where it went when the system says (Linux: hey's own working
+ * directory follows it). Undefined when it still is, or hey did not start there (an embedder's
+ * directory). A directory made at the path after the first was deleted (a `git checkout` of a branch
+ * without it and back, `git stash -u` and `pop`, a scaffolder's `rm -rf app && mkdir app`) is the
+ * project from then on, and `tell` is told so once, in one line: no ghost can be made where a
+ * directory stands. One stat; never throws.
  */
-export function movedFrom(dir: string): string | undefined {
+export function movedFrom(dir: string, tell?: (line: string) => void): string | undefined {
   const id = started.get(dir);
   if (id === undefined) return undefined;
   const now = idOf(dir);
   if (now === id) return undefined;
   const where = whereNow();
-  if (where === dir) return undefined; // the system still names hey's directory so: a FUSE file system (sshfs) may number its inodes afresh
-  return movedLine(dir, now === undefined ? "gone" : "other", where);
+  const seen = changedDir(dir, now, where);
+  if (seen === "same") return undefined;
+  if (seen !== "adopt") return seen.refuse;
+  started.set(dir, now!);
+  try {
+    process.chdir(dir); // hey's own directory is the new one: /proc follows it if it moves in turn
+  } catch {
+    // not taken for the project after all: the next look says why
+  }
+  tell?.(adoptedLine(dir, where));
+  return undefined;
 }
 
 /**
- * The line movedFrom says: `dir` is `gone` (nothing there) or an `other` directory; `now` is where
- * the directory hey started in is now: a path, "deleted", or undefined when the system does not say.
+ * `run`'s result when `dir` (a call's working directory) is still the project, led by the line
+ * movedFrom tells when it took a new directory for it; `refused(why)` when it is not. The writing
+ * tools and bash look here first.
+ */
+export async function inWorkDir(dir: string, refused: (why: string) => ToolResult, run: () => Promise<ToolResult>): Promise<ToolResult> {
+  const told: string[] = [];
+  const moved = movedFrom(dir, (line) => told.push(line));
+  if (moved) return refused(moved);
+  const result = await run();
+  return told.length === 0 ? result : { ...result, output: `[hey: ${told[0]}]\n${result.output}` };
+}
+
+/**
+ * What movedFrom makes of `dir` when it is no longer the directory hey started in: `now` the one at
+ * its path now (undefined: none), `where` where hey's own directory is now (whereNow). "same": the
+ * system still names hey's directory so (a FUSE file system such as sshfs may number its inodes
+ * afresh); "adopt": the directory there is the project; else why hey refuses. Without /proc (macOS)
+ * a move cannot be told from a renumbering, so only nothing at the path is refused. Pure.
+ */
+export function changedDir(dir: string, now: string | undefined, where: string | undefined): "same" | "adopt" | { refuse: string } {
+  if (where === dir) return "same";
+  if (now !== undefined && (where === "deleted" || where === undefined)) return "adopt";
+  return { refuse: movedLine(dir, now === undefined ? "gone" : "other", where) };
+}
+
+/** The line movedFrom tells when it takes the directory at `dir` for the project; `where` as changedDir's. */
+export function adoptedLine(dir: string, where: string | undefined): string {
+  return where === "deleted"
+    ? `${dir} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one`
+    : `${dir} is not the directory hey started in (made again, or its file system numbers it afresh): hey works in the one there now`;
+}
+
+/**
+ * The line movedFrom says: `dir` is `gone` (nothing there) or an `other` directory while the one hey
+ * started in is elsewhere; `now` is where that one is now: a path, "deleted", or undefined when the
+ * system does not say. Gone, the project can be restored (a checkout back): movedFrom takes the new
+ * directory for it.
  */
 export function movedLine(dir: string, look: "gone" | "other", now: string | undefined): string {
+  if (look === "other")
+    return `the project moved: ${dir} is not the directory hey started in${now ? ` (that one is now ${now}?)` : ""} — restart hey in the one you mean`;
   if (now === "deleted")
-    return look === "gone"
-      ? `the project is gone: ${dir} was deleted while hey ran — restart hey in a directory that exists`
-      : `the project was replaced: ${dir} is a new directory since hey started (the old one was deleted) — restart hey to work in it`;
-  if (look === "gone") return `the project moved: ${dir} no longer exists${now ? ` (now ${now}?) — restart hey there` : " — restart hey where it is now"}`;
-  return `the project moved: ${dir} is not the directory hey started in${now ? ` (that one is now ${now}?)` : ""} — restart hey in the one you mean`;
+    return `the project is gone: ${dir} was deleted while hey ran — restore it (a checkout back) or restart hey in a directory that exists`;
+  return `the project moved: ${dir} no longer exists${now ? ` (now ${now}?) — restart hey there` : " — restart hey where it is now, or restore it"}`;
 }
 
 /** Which directory `dir` is: its device and inode; undefined when it is not a directory there. */
@@ -52,7 +101,10 @@ function idOf(dir: string): string | undefined {
   }
 }
 
-/** Where hey's own working directory (never changed: the one it started in) is now, as Linux's /proc says; "deleted", or undefined elsewhere. */
+/**
+ * Where hey's own working directory (the one it started in, or the one movedFrom took for it since)
+ * is now, as Linux's /proc says; "deleted", or undefined elsewhere.
+ */
 function whereNow(): string | undefined {
   try {
     const path = readlinkSync("/proc/self/cwd");

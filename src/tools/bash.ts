@@ -10,7 +10,7 @@ import { abortReason, type Tool, type ToolContext, type ToolResult } from "../ke
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
 import { places } from "../fs/places.ts";
 import { goneDirectory } from "../fs/dir-problem.ts";
-import { movedFrom } from "../fs/work-dir.ts";
+import { inWorkDir } from "../fs/work-dir.ts";
 import { runProcess } from "./run-process.ts";
 import { unguardedNotice } from "./group-guard.ts";
 import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
@@ -102,11 +102,17 @@ export function createBashTool(opts: BashToolOptions): Tool {
     // calls that change nothing run beside each other; any other runs alone, in call order (kernel/tool-calls.ts)
     readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
-    run: async (args, ctx) => {
-      const given = (typeof opts.env === "function" ? await opts.env(String(args.command), ctx.signal) : opts.env) ?? process.env;
-      const env = withoutTerminal(given, oldGit(given.PATH, ctx.cwd));
-      return runBash({ ...opts, outputDir, env, watch }, maxTimeoutMs, args, ctx);
-    },
+    // run at the old path of a project moved since hey started, a command would work in a ghost of it, or fail as a missing shell
+    run: (args, ctx) =>
+      inWorkDir(
+        ctx.cwd,
+        (moved) => ({ output: `bash: not run: ${moved}`, isError: true }),
+        async () => {
+          const given = (typeof opts.env === "function" ? await opts.env(String(args.command), ctx.signal) : opts.env) ?? process.env;
+          const env = withoutTerminal(given, oldGit(given.PATH, ctx.cwd));
+          return runBash({ ...opts, outputDir, env, watch }, maxTimeoutMs, args, ctx);
+        },
+      ),
   };
 }
 
@@ -118,8 +124,6 @@ async function runBash(
 ): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
-  const moved = movedFrom(ctx.cwd); // run at the old path, a command would work in a ghost of the project, or fail as a missing shell
-  if (moved) return { output: `bash: not run: ${moved}`, isError: true };
   const small = unitRefusal(asked);
   if (small) return { output: small, isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;

@@ -17,7 +17,7 @@ import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
 import { ENCODING_NAME, encodeText, keptStrays, shownText, utf8Pieces } from "../fs/text-encoding.ts";
 import { EDIT_MAX_BYTES, hashing, readForEdit, tooBig } from "./edit-file.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
-import { movedFrom } from "../fs/work-dir.ts";
+import { inWorkDir } from "../fs/work-dir.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -51,101 +51,105 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       },
       required: ["path", "old_string", "new_string"],
     },
-    run: async (args, ctx) => {
-      // types checked by the pipeline (kernel/tool-args.ts)
-      const {
-        path,
-        old_string: oldArg,
-        new_string: newArg,
-        replace_all: replaceAll = false,
-      } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
-      if (path === "") return toolError("edit: `path` must be a non-empty string");
-      if (oldArg === "") return toolError("edit: `old_string` is empty; use write_file to create a file or replace all of it");
-      if (oldArg === newArg) return toolError("edit: old_string and new_string are identical; nothing to change");
-      const moved = movedFrom(ctx.cwd); // said as what it is, not as a file not found
-      if (moved) return toolError(`edit: ${path} not changed: ${moved}`);
+    // a write at the old path of a project moved since hey started would make its tree again there, a ghost; said as what it is, not as a file not found
+    run: (args, ctx) =>
+      inWorkDir(
+        ctx.cwd,
+        (moved) => toolError(`edit: ${String(args.path)} not changed: ${moved}`),
+        async () => {
+          // types checked by the pipeline (kernel/tool-args.ts)
+          const {
+            path,
+            old_string: oldArg,
+            new_string: newArg,
+            replace_all: replaceAll = false,
+          } = args as { path: string; old_string: string; new_string: string; replace_all?: boolean };
+          if (path === "") return toolError("edit: `path` must be a non-empty string");
+          if (oldArg === "") return toolError("edit: `old_string` is empty; use write_file to create a file or replace all of it");
+          if (oldArg === newArg) return toolError("edit: old_string and new_string are identical; nothing to change");
 
-      const where = resolveUserPath(path, ctx.cwd, home);
-      if ("error" in where) return toolError(`edit: ${where.error}`);
-      const slash = directorySpelling(path);
-      if (slash) return toolError(`edit: ${slash}`);
-      const { abs, info } = await statNamed(where.abs);
-      if (info instanceof Error)
-        return toolError(
-          info.code === "ENOENT"
-            ? await fileNotFound(path, abs, ctx.cwd, home, "; to create it, use write_file", options)
-            : `cannot read ${path}: ${info.message}`,
-        );
-      if (!info.isFile()) return toolError(`${path} is not a regular file`);
-      const locked = await readOnlyMode(abs);
-      if (locked) return toolError(readOnlyError(path, locked));
-      if (info.size > EDIT_MAX_BYTES) return toolError(tooBig(path, info.size));
-      const file = await readForEdit(abs);
-      if (!file) return toolError(`${path} is a binary file; edit only changes text files`);
-      // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
-      const { text, encoding, raw = text, before } = file;
+          const where = resolveUserPath(path, ctx.cwd, home);
+          if ("error" in where) return toolError(`edit: ${where.error}`);
+          const slash = directorySpelling(path);
+          if (slash) return toolError(`edit: ${slash}`);
+          const { abs, info } = await statNamed(where.abs);
+          if (info instanceof Error)
+            return toolError(
+              info.code === "ENOENT"
+                ? await fileNotFound(path, abs, ctx.cwd, home, "; to create it, use write_file", options)
+                : `cannot read ${path}: ${info.message}`,
+            );
+          if (!info.isFile()) return toolError(`${path} is not a regular file`);
+          const locked = await readOnlyMode(abs);
+          if (locked) return toolError(readOnlyError(path, locked));
+          if (info.size > EDIT_MAX_BYTES) return toolError(tooBig(path, info.size));
+          const file = await readForEdit(abs);
+          if (!file) return toolError(`${path} is a binary file; edit only changes text files`);
+          // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
+          const { text, encoding, raw = text, before } = file;
 
-      // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
-      if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
-        return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
-      const gutter = gutterFor(abs, newArg, [oldArg, text]);
-      if (gutter) return toolError(gutterRefusal("new_string", gutter, `${path} not changed`));
-      let matches = await findMatches(text, oldArg, ctx.signal);
-      if (!matches) return toolError(`edit interrupted: ${path} not changed`);
-      let replacement = newArg;
-      // curly quotes, dashes, a no-break space; accents stored decomposed; line breaks escaped twice
-      const eol = () => majorityEol(text); // most of its lines' (asked only when nothing matched as written)
-      const alike = matches.at.length === 0 ? lookAlike(text, oldArg, newArg) : undefined;
-      if (alike && alike.oldString === alike.newString)
-        return toolError(`edit: ${path} already holds new_string (old_string matched it with look-alike characters); nothing to change`);
-      if (alike) {
-        matches = { at: alike.at, end: alike.end } satisfies Matches;
-        replacement = alike.newString;
-      }
-      const found = matches.at.length;
-      if (found === 0 && text.replace(/^\uFEFF/, "") === "")
-        return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
-      if (found === 0) {
-        const changed = changedSinceRead(path, seen.get(realTarget(abs)), before.sha256);
-        return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol()));
-      }
-      if (found > 1 && !replaceAll) {
-        const lines = firstLines(text, matches.at, MATCH_LINES_SHOWN + 1);
-        const list =
-          lines.length === 1
-            ? `all on line ${lines[0]}`
-            : `lines ${lines.slice(0, MATCH_LINES_SHOWN).join(", ")}${lines.length > MATCH_LINES_SHOWN ? ", …" : ""}`;
-        return toolError(
-          `old_string matches ${found} times in ${path} (${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
-        );
-      }
+          // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
+          if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
+            return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+          const gutter = gutterFor(abs, newArg, [oldArg, text]);
+          if (gutter) return toolError(gutterRefusal("new_string", gutter, `${path} not changed`));
+          let matches = await findMatches(text, oldArg, ctx.signal);
+          if (!matches) return toolError(`edit interrupted: ${path} not changed`);
+          let replacement = newArg;
+          // curly quotes, dashes, a no-break space; accents stored decomposed; line breaks escaped twice
+          const eol = () => majorityEol(text); // most of its lines' (asked only when nothing matched as written)
+          const alike = matches.at.length === 0 ? lookAlike(text, oldArg, newArg) : undefined;
+          if (alike && alike.oldString === alike.newString)
+            return toolError(`edit: ${path} already holds new_string (old_string matched it with look-alike characters); nothing to change`);
+          if (alike) {
+            matches = { at: alike.at, end: alike.end } satisfies Matches;
+            replacement = alike.newString;
+          }
+          const found = matches.at.length;
+          if (found === 0 && text.replace(/^\uFEFF/, "") === "")
+            return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
+          if (found === 0) {
+            const changed = changedSinceRead(path, seen.get(realTarget(abs)), before.sha256);
+            return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol()));
+          }
+          if (found > 1 && !replaceAll) {
+            const lines = firstLines(text, matches.at, MATCH_LINES_SHOWN + 1);
+            const list =
+              lines.length === 1
+                ? `all on line ${lines[0]}`
+                : `lines ${lines.slice(0, MATCH_LINES_SHOWN).join(", ")}${lines.length > MATCH_LINES_SHOWN ? ", …" : ""}`;
+            return toolError(
+              `old_string matches ${found} times in ${path} (${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
+            );
+          }
 
-      const replaced = await replaceMatches(text, matches, replacement, ctx.signal, raw);
-      if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
-      const { updated, spans } = replaced;
-      // UTF-8 (most files) is encoded a piece at a time as it is written: no second whole copy
-      const encoded = encoding === "utf-8" ? utf8Pieces(updated) : encodeText(updated, encoding);
-      if ("missing" in encoded)
-        return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
-      const vetted = options.vet?.(abs, updated);
-      if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
-      const hasher = new Bun.CryptoHasher("sha256"); // of the bytes written, as read_file's contentHash
-      try {
-        await writeFileAtomic(abs, hashing(encoded instanceof Uint8Array ? [encoded] : encoded, hasher), { unchanged: before });
-      } catch (e) {
-        return toolError(e instanceof FileInUseError ? fileInUse(path, e.code) : `cannot write ${path}: ${errorText(e)}`);
-      }
-      const real = realTarget(abs);
-      const hashes = { before: before.sha256, after: hasher.digest("hex") };
-      const unseen = editedUnseen(path, seen.get(real), hashes.before);
-      seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at: matches.at, end: matches.end, newString: replacement }));
-      const count = found === 1 ? "1 replacement" : `${found} replacements`;
-      const strays = keptStrays(updated);
-      const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
-      return {
-        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${vetted && "note" in vetted ? `${vetted.note}\n` : ""}${diff(text, shownText(updated), spans)}`,
-      };
-    },
+          const replaced = await replaceMatches(text, matches, replacement, ctx.signal, raw);
+          if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
+          const { updated, spans } = replaced;
+          // UTF-8 (most files) is encoded a piece at a time as it is written: no second whole copy
+          const encoded = encoding === "utf-8" ? utf8Pieces(updated) : encodeText(updated, encoding);
+          if ("missing" in encoded)
+            return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
+          const vetted = options.vet?.(abs, updated);
+          if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
+          const hasher = new Bun.CryptoHasher("sha256"); // of the bytes written, as read_file's contentHash
+          try {
+            await writeFileAtomic(abs, hashing(encoded instanceof Uint8Array ? [encoded] : encoded, hasher), { unchanged: before });
+          } catch (e) {
+            return toolError(e instanceof FileInUseError ? fileInUse(path, e.code) : `cannot write ${path}: ${errorText(e)}`);
+          }
+          const real = realTarget(abs);
+          const hashes = { before: before.sha256, after: hasher.digest("hex") };
+          const unseen = editedUnseen(path, seen.get(real), hashes.before);
+          seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at: matches.at, end: matches.end, newString: replacement }));
+          const count = found === 1 ? "1 replacement" : `${found} replacements`;
+          const strays = keptStrays(updated);
+          const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
+          return {
+            output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${vetted && "note" in vetted ? `${vetted.note}\n` : ""}${diff(text, shownText(updated), spans)}`,
+          };
+        },
+      ),
   };
 }
 

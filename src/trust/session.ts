@@ -32,9 +32,17 @@ export async function setSessionTrust(
   trusted: boolean,
   ask: ((question: string) => Promise<string | undefined>) | undefined,
 ): Promise<string> {
+  // the trust would be a ghost's, made at the old path; taking it away makes nothing there, and leaves no trust for what came in its place
+  const told: string[] = [];
+  const moved = trusted && parts.project.cwd && movedFrom(parts.project.cwd, (line) => told.push(line));
+  if (moved) return `/trust recorded nothing: ${moved}`;
+  const said = await changeTrust(parts, trusted, ask);
+  return told.length === 0 ? said : `${told[0]}\n${said}`;
+}
+
+/** setSessionTrust's change, once the project is known to be the one hey started in (or trust is taken away). */
+async function changeTrust(parts: SessionTrust, trusted: boolean, ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<string> {
   const { root, trustFile } = parts.project;
-  const moved = parts.project.cwd && movedFrom(parts.project.cwd); // the trust would be a ghost's, made at the old path
-  if (moved) return `${trusted ? "/trust" : "/untrust"} recorded nothing: ${moved}`;
   const { files, problems } = readProjectFiles(parts.project);
   const effects = trusted ? effectLines(files) : [];
   const [label, resources] = [projectLabel(root), gatedResources(root)];
@@ -75,8 +83,6 @@ export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
   const { root, trustFile } = parts.project;
   const resources = parts.trust.provisional && parts.trust.trusted ? gatedResources(root) : [];
   if (resources.length === 0) return;
-  const moved = parts.project.cwd && movedFrom(parts.project.cwd);
-  if (moved) return parts.warn(`trust not recorded: ${moved}`);
   parts.trust.provisional = false;
   try {
     await recordTrust(trustFile, projectKey(root), true, parts.approvals.file);

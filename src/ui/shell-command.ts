@@ -61,7 +61,7 @@ export async function runShellCommand(
     spill?: OutputFiles["spill"];
   },
 ): Promise<ShellRun> {
-  const moved = movedFrom(opts.cwd); // run at the old path, it would work in a ghost of the project
+  const moved = movedFrom(opts.cwd, (line) => opts.show(`hey: ${line}\n`)); // run at the old path, it would work in a ghost of the project
   if (moved) throw new Error(moved);
   // stdin is the terminal: the command stays in hey's (the foreground) process group to read it,
   // so an abort kills its tree, not a group

@@ -43,3 +43,39 @@ test("the project moved by the agent's bash: the next write_file and bash are re
   expect(existsSync(before)).toBe(false); // no ghost
   expect(readdirSync(after).sort()).toEqual([".git", "a.txt"]);
 });
+
+// x142: hey started in a directory only one branch has; the agent's own `git checkout main && git checkout feat`
+// deleted it and made it again. The user's real tree stands at the path: hey works in it, saying so once.
+test("the start directory deleted and made again by a checkout and back: the next write_file and bash work there, the first led by one line", async () => {
+  await ensureBinary();
+  const repo = join(realpathSync(base.path), "repo");
+  const pkg = join(repo, "pkg");
+  const git = (...args: string[]) => expect(Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo }).exitCode).toBe(0);
+  mkdirSync(pkg, { recursive: true });
+  git("init", "-q", "-b", "main");
+  git("commit", "-q", "--allow-empty", "-m", "init");
+  git("checkout", "-q", "-b", "feat");
+  writeFileSync(join(pkg, "a.txt"), "a\n");
+  git("add", "pkg");
+  git("commit", "-q", "-m", "pkg");
+  const m = model((req) => {
+    const done = req.messages.filter((x) => x.role === "tool").length;
+    if (done === 0) return { calls: [["bash", { command: "cd .. && git checkout -q main && git checkout -q feat && echo back" }]] };
+    if (done === 1) return { calls: [["write_file", { path: "b.txt", content: "b\n" }]] };
+    if (done === 2) return { calls: [["bash", { command: "ls" }]] };
+    return {
+      text: req.messages
+        .filter((x) => x.role === "tool")
+        .map(resultText)
+        .join("\n---\n"),
+    };
+  });
+  writeUserConfig(base.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
+  const run = await runHey(["-p", "switch branches and back, then add a file"], { env: { HOME: base.path }, cwd: pkg, timeoutMs: 90_000 });
+  const [back, write, ls] = run.stdout.trim().split("\n---\n");
+  expect(back).toContain("back");
+  // old code: "write_file: b.txt not written: the project was replaced: … — restart hey to work in it"
+  expect(write).toStartWith(`[hey: ${pkg} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one]\n`);
+  expect(ls).toStartWith("a.txt\nb.txt\n"); // not led by the line again
+  expect(readdirSync(pkg).sort()).toEqual(["a.txt", "b.txt"]);
+});

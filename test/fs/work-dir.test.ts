@@ -5,13 +5,14 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
-import { movedFrom, movedLine, rememberWorkDir } from "../../src/fs/work-dir.ts";
+import { changedDir, movedFrom, movedLine, rememberWorkDir } from "../../src/fs/work-dir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { commandContext } from "../../src/command-context.ts";
 import type { Places } from "../../src/fs/places.ts";
 import type { Runtime } from "../../src/runtime.ts";
 import { cannotRun, runShellCommand } from "../../src/ui/shell-command.ts";
-import { systemShell } from "../../src/tools/bash.ts";
+import { createBashTool, systemShell } from "../../src/tools/bash.ts";
+import { createWriteFileTool } from "../../src/tools/write-file.ts";
 
 const startDir = process.cwd();
 const made: ReturnType<typeof tempDir>[] = [];
@@ -51,19 +52,64 @@ test("moved: where it went; another made at the old path since: not the one hey 
   );
 });
 
-test("deleted while hey ran: gone", () => {
+test("deleted while hey ran: gone, until it is restored", () => {
   const { dir } = started();
   rmdirSync(dir);
-  expect(movedFrom(dir)).toBe(`the project is gone: ${dir} was deleted while hey ran — restart hey in a directory that exists`);
+  expect(movedFrom(dir)).toBe(`the project is gone: ${dir} was deleted while hey ran — restore it (a checkout back) or restart hey in a directory that exists`);
+});
+
+// x142: `git checkout main && git checkout feat` with hey started in a directory only feat has, `git stash -u` and
+// `pop`, a scaffolder's `rm -rf app && mkdir app`: the user's real tree stands at the path, no ghost
+test("deleted and made again at its path while hey ran: the new one is the project, said once, and hey follows it from then on", () => {
+  const { base, dir } = started();
+  rmdirSync(dir);
+  mkdirSync(dir);
+  const told: string[] = [];
+  expect(movedFrom(dir, (line) => told.push(line))).toBeUndefined(); // old code: "the project was replaced: … — restart hey to work in it"
+  expect(movedFrom(dir, (line) => told.push(line))).toBeUndefined();
+  expect(told).toEqual([`${dir} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one`]);
+  expect(process.cwd()).toBe(dir);
+  // the new one moved in turn: hey's own directory went with it, so the line says where
+  renameSync(dir, join(base, "p6c"));
+  expect(movedFrom(dir)).toBe(`the project moved: ${dir} no longer exists (now ${join(base, "p6c")}?) — restart hey there`);
+});
+
+test("made again at its path: the tools write and run there, their result led by the line once", async () => {
+  const { dir } = started();
+  rmdirSync(dir);
+  mkdirSync(dir);
+  const ctx = { signal: new AbortController().signal, cwd: dir };
+  const write = await createWriteFileTool().run({ path: "made.txt", content: "hi\n" }, ctx);
+  expect(write.isError).toBeFalsy();
+  expect(write.output).toStartWith(`[hey: ${dir} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one]\n`);
+  const bash = await createBashTool({ shell: systemShell(), timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: join(dir, "..", "out") }).run(
+    { command: "cat made.txt" },
+    ctx,
+  );
+  expect(bash.output).toStartWith("hi\n"); // the line was told once, with the write
+});
+
+test.each([
+  ["hey's own directory still named so (sshfs numbered it afresh)", "1:2", "/w/p6", "same"],
+  ["deleted, another made at the path", "1:2", "deleted", "adopt"],
+  ["no /proc (macOS), a directory at the path", "1:2", undefined, "adopt"],
+  ["no /proc, nothing at the path", undefined, undefined, { refuse: "the project moved: /w/p6 no longer exists — restart hey where it is now, or restore it" }],
+  [
+    "moved, another at the path",
+    "1:2",
+    "/w/p6b",
+    { refuse: "the project moved: /w/p6 is not the directory hey started in (that one is now /w/p6b?) — restart hey in the one you mean" },
+  ],
+] as const)("changedDir: %s", (_, now, where, want) => {
+  expect(changedDir("/w/p6", now, where)).toEqual(want);
 });
 
 test.each([
   ["gone", "/w/p6b", "the project moved: /w/p6 no longer exists (now /w/p6b?) — restart hey there"],
-  ["gone", undefined, "the project moved: /w/p6 no longer exists — restart hey where it is now"],
-  ["gone", "deleted", "the project is gone: /w/p6 was deleted while hey ran — restart hey in a directory that exists"],
+  ["gone", undefined, "the project moved: /w/p6 no longer exists — restart hey where it is now, or restore it"],
+  ["gone", "deleted", "the project is gone: /w/p6 was deleted while hey ran — restore it (a checkout back) or restart hey in a directory that exists"],
   ["other", "/w/p6b", "the project moved: /w/p6 is not the directory hey started in (that one is now /w/p6b?) — restart hey in the one you mean"],
   ["other", undefined, "the project moved: /w/p6 is not the directory hey started in — restart hey in the one you mean"],
-  ["other", "deleted", "the project was replaced: /w/p6 is a new directory since hey started (the old one was deleted) — restart hey to work in it"],
 ] as const)("movedLine: %s, now %s", (look, now, want) => {
   expect(movedLine("/w/p6", look, now)).toBe(want);
 });
@@ -91,4 +137,26 @@ test("!COMMAND in a project moved since hey started is not run: the line says wh
   await expect(run).rejects.toThrow(line);
   expect(cannotRun("sh", dir, new Error("spawn failed"))).toBe(`hey: ${line}`);
   expect(readdirSync(join(base, "p6b"))).toEqual([]);
+});
+
+test("made again at its path: `!COMMAND` runs there and shows the line first; /reload applies and warns with it", async () => {
+  const { dir } = started();
+  rmdirSync(dir);
+  mkdirSync(dir);
+  const shown: string[] = [];
+  const run = await runShellCommand("pwd", {
+    shell: systemShell(),
+    env: process.env,
+    cwd: dir,
+    signal: new AbortController().signal,
+    show: (t) => shown.push(t),
+  });
+  expect(run.code).toBe(0);
+  const line = `${dir} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one`;
+  expect(shown.join("")).toBe(`hey: ${line}\n${dir}\n`);
+  rmdirSync(dir);
+  mkdirSync(dir); // and again
+  const runtime = { reload: async () => ({ ok: true, changes: [], errors: [], warnings: [] }) } as unknown as Runtime;
+  const report = await commandContext(runtime, { cwd: dir } as Places, new AbortController().signal, () => {}).reload();
+  expect(report).toEqual({ ok: true, changes: [], errors: [], warnings: [line] });
 });

@@ -1,4 +1,4 @@
-// The project directory deleted while hey runs (`rm -rf build && mkdir build` elsewhere, a
+// The working directory deleted while hey runs (`rm -rf build` elsewhere, a
 // `git checkout` that removed it): a spawn there fails ENOENT naming the shell, and the bash tool
 // and `!COMMAND` used to send the user and the model after the shell setting. They name the directory.
 import { afterAll, expect, test } from "bun:test";
@@ -27,7 +27,9 @@ test("the bash tool in a deleted directory says the directory is gone, not that 
   const bash = createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: join(root, "out") });
   const r = await callTool(bash, { command: "echo still here" }, { signal: new AbortController().signal, cwd });
   expect(r.isError).toBe(true);
-  expect(r.output).toBe(`bash: the working directory ${cwd} no longer exists (deleted while hey ran); cd elsewhere and restart hey, or recreate it`);
+  expect(r.output).toBe(
+    `bash: the working directory ${cwd} no longer exists (deleted while hey ran); restore it (a checkout back), or cd elsewhere and restart hey`,
+  );
   expect(r.output).not.toContain("HEY_SHELL");
 });
 
@@ -39,7 +41,7 @@ test("`!COMMAND` in a deleted directory: the same words, from the same check", a
   );
   expect(error).toBeDefined();
   expect(cannotRun(shell.program, cwd, error)).toBe(
-    `hey: the working directory ${cwd} no longer exists (deleted while hey ran); cd elsewhere and restart hey, or recreate it`,
+    `hey: the working directory ${cwd} no longer exists (deleted while hey ran); restore it (a checkout back), or cd elsewhere and restart hey`,
   );
 });
 

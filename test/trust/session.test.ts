@@ -141,7 +141,7 @@ describe("a project that grew in the session", () => {
   });
 
   // x136: the project moved while hey ran; a ghost at the old path, made since, is not what the user trusted
-  test("the project moved while hey ran: /trust and a grown trust record nothing, and say why", async () => {
+  test("the project moved while hey ran: /trust records nothing, and says why", async () => {
     const cwd = join(root, "web");
     mkdirSync(cwd);
     const startDir = process.cwd();
@@ -152,12 +152,32 @@ describe("a project that grew in the session", () => {
       mkdirSync(cwd, { recursive: true }); // the ghost
       writeFileSync(join(root, ".mcp.json"), server("sneaky"));
       parts.project = { ...parts.project, cwd };
-      parts.trust = { trusted: true, loaded: true, provisional: true };
-      await keepGrownTrust(parts);
       const line = `the project moved: ${cwd} is not the directory hey started in (that one is now ${root}-moved/web?) — restart hey in the one you mean`;
-      expect(warnings).toEqual([`trust not recorded: ${line}`]);
       expect(await setSessionTrust(parts, true, async () => "y")).toBe(`/trust recorded nothing: ${line}`);
       expect(trustedIn()).toBeUndefined();
+    } finally {
+      process.chdir(startDir);
+    }
+  });
+
+  // x142: trust is kept by path; refusing to take it away protected nothing and left the path trusted for what came there
+  test("the project moved while hey ran: /untrust still takes the path's trust away, so a restart there does not load the newcomer's files", async () => {
+    const cwd = join(root, "web");
+    mkdirSync(cwd);
+    await recordTrust(parts.project.trustFile, root, true, parts.approvals.file);
+    const startDir = process.cwd();
+    process.chdir(cwd);
+    try {
+      rememberWorkDir(cwd);
+      renameSync(root, `${root}-moved`);
+      mkdirSync(cwd, { recursive: true }); // another tree at the path: a clone, a copy
+      writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+      parts.project = { ...parts.project, cwd };
+      parts.trust = { trusted: true, loaded: true, provisional: false };
+      const said = await setSessionTrust(parts, false, undefined);
+      expect(said).not.toContain("recorded nothing"); // old code: "/untrust recorded nothing: the project moved: …"
+      expect(trustedIn()).toBe(false);
+      expect(parts.trust.trusted).toBe(false);
     } finally {
       process.chdir(startDir);
     }
