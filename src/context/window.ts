@@ -84,6 +84,17 @@ export function unlearnedWindow(said: string, guess: number, fixed: number): str
 export const fixedText = (request: Pick<ModelRequest, "system" | "tools">) => `${request.system}\u0000${toolsText(request.tools)}`;
 
 /**
+ * A short hash of a `fixedText` (FNV-1a, 32 bits, in base 36). The session keeps it with each
+ * request's usage, so `hey -c` tells where the system prompt or tool list changed (an MCP server
+ * added, CLAUDE.md edited): the provider's cache missed from there, as the run saw (replay-cache.ts).
+ */
+export function fixedHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/**
  * The error for a request whose latest user message in `history`, with the system prompt and tools
  * (`fixed`, their text), is alone more than `window` tokens at `tokensPerChar`, or undefined (also
  * when the window is not known). No cut of the conversation can make room for it — the latest
