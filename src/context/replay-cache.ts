@@ -24,6 +24,7 @@ export function replayCache(
   const ratio = state.tokensPerChar; // the last response's: the next request's
   let at = from.at; // when the request replayed was made: the time of the message it answered, or its answer's
   let now: { text: string; hash: string } | undefined; // the system prompt and tools of the run going on, and their hash
+  let recorded: string | undefined; // the hash the last request that has one was sent with: the session records them
   const note = deps.taskNote(history); // read once, not per request
   const replayed = { ...deps, taskNote: () => note };
   state.rewriteUpTo = undefined;
@@ -40,12 +41,14 @@ export function replayCache(
     if (now?.text !== current) now = { text: current, hash: fixedHash(current) };
     // a request sent with another system prompt or tool list stands for it by its hash: where it changed the cache
     // missed, and the run going on misses after one sent with another (an MCP server added, CLAUDE.md edited)
-    const fixed = answer?.fixed === undefined || answer.fixed === now.hash ? current : `sent with ${answer.fixed}`;
+    // (an answer whose usage entry is not read, a hand-off's that only called tools or a crash's marker, was sent as the one before it)
+    recorded = answer?.fixed ?? recorded;
+    const fixed = recorded === undefined || recorded === now.hash ? current : `sent with ${recorded}`;
     const chosen = chooseView(before, replayed, fixed, { build, budgetTokens }, at);
     // a summary that request asked for failed (a summary's line would have begun the cache anew): the trim stood (prepare).
     // Its usage says so; in an older session's, a due one is taken as failed (a hand-off past the token cap asks for none)
     const due = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, current, budgetTokens);
-    const failed = answer?.fixed === undefined ? due : answer.failed === true;
+    const failed = recorded === undefined ? due : answer?.failed === true;
     const { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
     if (failed) state.summaryFailed = true;
     state.rewriteUpTo = upTo;

@@ -33,39 +33,50 @@ const readSmall: Tool = {
 };
 const other: Tool = { name: "mcp__new__tool", description: "a tool an MCP server added", parameters: {}, run: async () => ({ output: "ok" }) };
 /** `n` reads, of a.ts and b.ts in turn (the same call five times in a row would stop the run) */
-const reads = (n: number): Turn[] => Array.from({ length: n }, (_, k) => ({ toolCalls: [{ name: "read_small", arguments: { path: k % 2 ? "b.ts" : "a.ts" } }] }));
+const reads = (n: number): Turn[] =>
+  Array.from({ length: n }, (_, k) => ({ toolCalls: [{ name: "read_small", arguments: { path: k % 2 ? "b.ts" : "a.ts" } }] }));
 
-const settingsOf = (model: string) => ({ ...agentSettings(defaultSettingsForTest()), model: { provider: "fake", model } });
+/** `tight`: a 2,500-token budget, compress offered, its nudge from 30 %, and a run's cap at 4 tokens (each answer here counts 1) */
+function settingsOf(model: string, tight = false) {
+  const settings = defaultSettingsForTest();
+  if (tight) Object.assign(settings.agent, { budgetTokens: 2500, compressTool: true, nudgeThreshold: 0.3, maxRunTokens: 50 });
+  return { ...agentSettings(settings), model: { provider: "fake", model } };
+}
 
 /** One run of hey on `model` (its session names it, as wire.ts does), going on with `resumed` when given. */
-function run(script: Turn[], id: string, opts: { model?: string; resumed?: LoadedSession; tools?: () => Tool[] } = {}) {
+function run(script: Turn[], id: string, opts: { model?: string; resumed?: LoadedSession; tools?: () => Tool[]; tight?: boolean } = {}) {
   const model = opts.model ?? "model-a";
   const provider = fakeProvider(script, { model });
   const session = createSessionWriter({ dir: dir.path, id, cwd: dir.path, version: "0", warn: () => {}, existing: opts.resumed !== undefined });
+  const output = recordingOutput();
   session.model("fake", model);
   const agent = createAgent({
-    settings: settingsOf(model),
+    settings: settingsOf(model, opts.tight),
     provider,
     tools: opts.tools ?? (() => [readSmall]),
-    output: fanOut([recordingOutput(), session]),
+    output: fanOut([output, session]),
     cwd: dir.path,
     system: () => "system",
     permission: () => undefined,
     taskNote: () => undefined,
     ...(opts.resumed ? resumedParts(opts.resumed, "fake", model) : {}),
   });
-  return { agent, provider, session };
+  return { agent, provider, session, output };
 }
 
 const signal = () => new AbortController().signal;
 const pruned = (messages: readonly Message[]) => JSON.stringify(messages).split("[pruned: duplicate call").length - 1;
 const same = (m: Message | undefined) => JSON.stringify(m);
 /** The next `hey -c` (one answer, on `model`): its first request's messages. */
-async function resume(id: string, opts: { model?: string; tools?: () => Tool[] } = {}) {
+async function resume(id: string, opts: { model?: string; tools?: () => Tool[]; tight?: boolean } = {}) {
+  return (await resumed(id, opts)).messages;
+}
+async function resumed(id: string, opts: { model?: string; tools?: () => Tool[]; tight?: boolean } = {}) {
   const next = run([{ text: "ok" }], id, { ...opts, resumed: loadSession(`${dir.path}/${id}.jsonl`) });
   await next.agent.send("and now?", signal());
   next.session.close();
-  return next.provider.requests[0]!.messages;
+
+  return { ...next.provider.requests[0]!, summaryFailed: next.agent.context.summaryFailed === true };
 }
 const expectPrefix = (first: readonly Message[], last: readonly Message[]) => expect(first.slice(0, last.length).map(same)).toEqual(last.map(same));
 
@@ -137,4 +148,28 @@ test("a tool list changed within a run: the replay rewrites where that run did, 
   expect(pruned(sent[4]!.messages)).toBe(0);
   expect(pruned(sent[5]!.messages)).toBeGreaterThan(0); // rebuilt with the new tool list: the deferred rewrites went out with it
   expectPrefix(await resume(id, { tools: () => tools }), sent.at(-1)!.messages);
+});
+
+test("a run that hands off at its token cap over the budget asked for no summary: hey -c neither takes one as failed nor nudges to compress", async () => {
+  const id = newId();
+  const readBig: Tool = { name: "read_big", description: "reads", parameters: {}, run: async () => ({ output: "lorem ipsum dolor ".repeat(120) }) };
+  const at = Number(process.env.CAPAT ?? 5);
+  const script: Turn[] = Array.from(
+    { length: 12 },
+    (_, i) => (request) =>
+      request.system.startsWith("You compress")
+        ? { text: "SUMMARY: files were read." }
+        : { toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }], usage: { output: i + 1 === at ? 100 : 0 } },
+  );
+  const a = run([...script, { text: "done" }], id, { tools: () => [readBig], tight: true });
+  const result = await a.agent.send("go", signal());
+  a.session.close();
+  expect(result.stop).toBe("max_run_tokens");
+  const handOff = a.provider.requests.at(-1)!;
+
+  expect(handOff.messages.length).toBeLessThan(a.agent.messages.length - 1); // it left older reads out
+  const first = await resumed(id, { tools: () => [readBig], tight: true });
+  expect(first.summaryFailed).toBe(false); // so no nudge to compress either
+  expect(first.note ?? "").not.toContain("use compress");
+  expectPrefix(first.messages, handOff.messages);
 });
