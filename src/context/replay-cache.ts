@@ -9,9 +9,10 @@ import { fixedHash } from "./window.ts";
 /**
  * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
  * since the one that began it (`from.upTo` messages: the session's first, a summary, another model —
- * not each run's start, nor a pause, which the replay rebuilds at as the run did) replayed as
- * `prepare` chose its view, when it was made, what it left out and cut (the hold) included, with the
- * estimate's ratio it had then. Then the first request after the resume repeats the last
+ * not each run's start, nor a pause or a changed system prompt or tool list, which the replay rebuilds
+ * at as the run did) replayed as `prepare` chose its view, when it was made (its last message's time),
+ * what it left out and cut (the hold) included, with the estimate's ratio and the system prompt and
+ * tools (their hash) it had then, its summary failed only where its usage says so. Then the first request after the resume repeats the last
  * one before it where nothing forced a change, as the next request of one long run would, and the
  * provider's cached prefix serves it within its lifetime.
  */

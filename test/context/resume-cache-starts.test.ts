@@ -114,7 +114,7 @@ test("a long answer is no pause: the replay times each request by the message it
     if (++count === 7) clock += 2 * 60_000; // the 7th tool run takes two minutes
   };
   const script = reads(10);
-  script[7] = () => ((clock += 4 * 60_000), reads(1)[0]!); // the 8th answer streams for four minutes
+  script[7] = () => ((clock += 4 * 60_000), { toolCalls: [{ name: "read_small", arguments: { path: "b.ts" } }] }); // the 8th answer streams for four minutes
   const id = newId();
   const a = run([...script, { text: "done" }], id);
   await a.agent.send("look at a.ts", signal());
