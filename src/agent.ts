@@ -17,7 +17,7 @@ import {
 import { replayCache } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
-import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
+import { fixedHash, fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
@@ -98,6 +98,8 @@ export function createAgent(parts: AgentParts): Agent {
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
   let cutInput = false;
+  /** the request being made asked for a summary that failed: the trim stood (its usage says so, for `hey -c`'s replay) */
+  let summaryFailedNow = false;
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -113,8 +115,13 @@ export function createAgent(parts: AgentParts): Agent {
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
-        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar });
+        const cache = {
+          ...(compaction.sent ? { fixed_hash: fixedHash(compaction.sent.fixed) } : {}),
+          ...(summaryFailedNow ? { summary_failed: true as const } : {}),
+        };
+        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...cache });
       }
+      if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
       if (event.type === "notice" && saysNoEffortSent(event.message)) effortUnsent = event.message;
       parts.output.emit(event);
     },
@@ -205,6 +212,7 @@ export function createAgent(parts: AgentParts): Agent {
           if (over) throw new ProviderError("context_length", over, { ...(e.overflow ? { overflow: e.overflow } : {}), cause: e });
           // its trim is said by the window event below, with the same sizes: not twice
           const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };
+          summaryFailedNow = false; // sent as built now, deterministically
           const prepared = await prepare(sendable(), prepareDeps(quiet, request.tools), signal, { deterministic: true });
           request = {
             ...request,
@@ -273,6 +281,7 @@ export function createAgent(parts: AgentParts): Agent {
         // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
         if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
         resumedCache = undefined;
+        summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context
         const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens", ...failing }).catch(
@@ -363,6 +372,8 @@ export function createAgent(parts: AgentParts): Agent {
       if (changed) learned.set(key(settings.model), now);
       const back = changed ? learned.get(key(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
       [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
+      // another model's prompt cache is cold: its first request rewrites what was deferred, for free (the replay of `hey -c` starts there too)
+      if (changed) [compaction.sent, compaction.rewriteUpTo, compaction.hold] = [undefined, undefined, undefined];
       const synced = syncedFirst(nextProvider);
       effortUnsent = back?.provider === synced ? back.effortUnsent : undefined; // a new provider has not refused it yet
       settings = next;

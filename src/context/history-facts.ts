@@ -12,8 +12,8 @@ import { cutBeforeAnswer } from "../kernel/turns.ts";
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
 /**
- * What the passes need to know about the full history; computed once per request. Its answers hold
- * until facts are asked of another history with the same first message (one buildContext asks of one).
+ * What the passes need to know about the full history; computed once per request. A value: later
+ * calls on other slices of the same history do not change what it answers.
  */
 export interface HistoryFacts {
   /** never pruned, and dropped only to meet the budget: the first and the last user message and the protected tail */
@@ -142,20 +142,26 @@ function factsAt(ledger: Ledger, protectTurns: number, length: number): HistoryF
   const users = below(userAt, length);
   const ends = users === 0 ? [] : [userAt[0]!, userAt[users - 1]!];
   for (const i of ends) protect.add(seen[i]!.id), pinned.add(seen[i]!.id);
+  // a value: what it answers is copied now, below `length`, so facts asked later of a shorter slice (the ledger cut back) cannot change it
+  const ordinal = new Map<string, number>();
+  for (const [id, n] of ledger.ordinal) if (n < turns) ordinal.set(id, n);
+  const toolAt = new Map<string, number>();
+  for (const [id, at] of ledger.toolAt) if (at < length) toolAt.set(id, at);
+  const shared = new Set<string>(); // suffixes that end more than one message id below `length`
+  for (const [suffix, positions] of ledger.suffixAt) if (below(positions, length) > 1) shared.add(suffix);
   return {
     protect,
     pinned,
     turnsAfter(id) {
-      const n = ledger.ordinal.get(id);
-      return n === undefined || n >= turns ? undefined : turns - 1 - n;
+      const n = ordinal.get(id);
+      return n === undefined ? undefined : turns - 1 - n;
     },
     handle(id) {
-      const tool = ledger.toolAt.get(id);
       // a message the history lacks (a summary, a restored note) shows its id's end
-      if (tool === undefined || tool >= length) return id.slice(-HANDLE_LENGTH);
+      if (!toolAt.has(id)) return id.slice(-HANDLE_LENGTH);
       // a result whose id ends like another message's shows its whole id
-      const suffix = seen[tool]!.suffix;
-      return below(ledger.suffixAt.get(suffix)!, length) > 1 ? id : suffix;
+      const suffix = id.slice(-HANDLE_LENGTH);
+      return shared.has(suffix) ? id : suffix;
     },
   };
 }

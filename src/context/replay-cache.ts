@@ -4,24 +4,28 @@
 import type { Message } from "../kernel/ir.ts";
 import { seenIn } from "./cut-notice.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps } from "./compaction.ts";
+import { fixedHash } from "./window.ts";
 
 /**
  * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
  * since the one that began it (`from.upTo` messages: the session's first, a summary, another model —
- * not each run's start, nor a pause, which the replay rebuilds at as the run did) replayed as
- * `prepare` chose its view, when it was made, what it left out and cut (the hold) included, with the
- * estimate's ratio it had then. Then the first request after the resume repeats the last
+ * not each run's start, nor a pause or a changed system prompt or tool list, which the replay rebuilds
+ * at as the run did) replayed as `prepare` chose its view, when it was made (its last message's time),
+ * what it left out and cut (the hold) included, with the estimate's ratio and the system prompt and
+ * tools (their hash) it had then, its summary failed only where its usage says so. Then the first request after the resume repeats the last
  * one before it where nothing forced a change, as the next request of one long run would, and the
  * provider's cached prefix serves it within its lifetime.
  */
 export function replayCache(
   history: readonly Message[],
   deps: PrepareDeps,
-  from: { upTo: number; at: number; answers?: ReadonlyMap<string, { at?: number; ratio?: number }> },
+  from: { upTo: number; at: number; answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true }> },
 ): void {
   const { state } = deps;
   const ratio = state.tokensPerChar; // the last response's: the next request's
-  let at = from.at; // when the request replayed was made: its answer's time, near enough for the cache's lifetime
+  let at = from.at; // when the request replayed was made: the time of the message it answered, or its answer's
+  let now: { text: string; hash: string } | undefined; // the system prompt and tools of the run going on, and their hash
+  let recorded: string | undefined; // the hash the last request that has one was sent with: the session records them
   const note = deps.taskNote(history); // read once, not per request
   const replayed = { ...deps, taskNote: () => note };
   state.rewriteUpTo = undefined;
@@ -33,11 +37,19 @@ export function replayCache(
     const before = history.slice(0, h);
     const answer = from.answers?.get(history[h]!.id);
     state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then
-    at = Math.min(answer?.at ?? at, from.at); // a pause past the cache's lifetime rebuilds the view, as it did then
-    const { fixed, build, budgetTokens } = contextOf(before, replayed);
+    at = Math.min(answer?.made ?? answer?.at ?? at, from.at); // a pause past the cache's lifetime rebuilds the view, as it did then
+    const { fixed: current, build, budgetTokens } = contextOf(before, replayed);
+    if (now?.text !== current) now = { text: current, hash: fixedHash(current) };
+    // a request sent with another system prompt or tool list stands for it by its hash: where it changed the cache
+    // missed, and the run going on misses after one sent with another (an MCP server added, CLAUDE.md edited)
+    // (an answer whose usage entry is not read, a hand-off's that only called tools or a crash's marker, was sent as the one before it)
+    recorded = answer?.fixed ?? recorded;
+    const fixed = recorded === undefined || recorded === now.hash ? current : `sent with ${recorded}`;
     const chosen = chooseView(before, replayed, fixed, { build, budgetTokens }, at);
-    // a summary that request asked for failed (a summary's line would have begun the cache anew): the trim stood (prepare)
-    const failed = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, fixed, budgetTokens);
+    // a summary that request asked for failed (a summary's line would have begun the cache anew): the trim stood (prepare).
+    // Its usage says so; in an older session's, a due one is taken as failed (a hand-off past the token cap asks for none)
+    const due = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, current, budgetTokens);
+    const failed = recorded === undefined ? due : answer?.failed === true;
     const { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
     if (failed) state.summaryFailed = true;
     state.rewriteUpTo = upTo;

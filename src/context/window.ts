@@ -83,6 +83,21 @@ export function unlearnedWindow(said: string, guess: number, fixed: number): str
 /** The system prompt and tools of `request` as the context estimate counts them (compaction.ts contextOf). */
 export const fixedText = (request: Pick<ModelRequest, "system" | "tools">) => `${request.system}\u0000${toolsText(request.tools)}`;
 
+let hashed: { text: string; hash: string } | undefined; // the last text hashed (fixedHash)
+
+/**
+ * A short hash of a `fixedText` (FNV-1a, 32 bits, in base 36). The session keeps it with each
+ * request's usage, so `hey -c` tells where the system prompt or tool list changed (an MCP server
+ * added, CLAUDE.md edited): the provider's cache missed from there, as the run saw (replay-cache.ts).
+ */
+export function fixedHash(text: string): string {
+  if (hashed?.text === text) return hashed.hash; // the same from request to request, but ~0.2 ms a time over 60 KB of MCP schemas
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  hashed = { text, hash: (h >>> 0).toString(36) };
+  return hashed.hash;
+}
+
 /**
  * The error for a request whose latest user message in `history`, with the system prompt and tools
  * (`fixed`, their text), is alone more than `window` tokens at `tokensPerChar`, or undefined (also

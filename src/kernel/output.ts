@@ -93,9 +93,11 @@ export type AgentEvent =
   | { type: "notice"; message: string }
   /**
    * `tokens_per_char`: the context estimate's ratio after this response corrected it (the agent adds
-   * it, for the session writer: `hey -c` starts from it); not part of the JSON stream
+   * it, for the session writer: `hey -c` starts from it); `fixed_hash`: the request's system prompt
+   * and tools (context/window.ts fixedHash); `summary_failed`: its summary was asked for and failed,
+   * so the trim stood — both for `hey -c`'s replay of the prompt cache. Not part of the JSON stream
    */
-  | ({ type: "usage"; tokens_per_char?: number } & UsageCounts)
+  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true } & UsageCounts)
   | {
       type: "compaction";
       /**

@@ -4,6 +4,35 @@
 // Not each run's start: `hey -c` goes on from the request before it (x134:
 // counting from there, the replay rebuilt a run's first request with rewrites it never made, and the
 // next run's first request followed it: 26–44 % of the prefix reused). Pure.
+import type { Message } from "../kernel/ir.ts";
+import { idTime } from "./ids.ts";
+
+/** A request the session recorded an answer to (LoadedSession.cache), by what its usage entry and the messages say. */
+export interface Answered {
+  /** when the answer came: its usage entry's id time, written once the answer ended */
+  at?: number;
+  /** when the request was made: the id time of its last message (requestTimes) */
+  made?: number;
+  /** the estimate's ratio the request was built with */
+  ratio?: number;
+  /** the request's system prompt and tools (context/window.ts fixedHash); sessions before it lack it */
+  fixed?: string;
+  /** its summary was asked for and failed: the trim stood (sessions without `fixed` do not say) */
+  failed?: true;
+}
+
+/**
+ * Sets when each answered request of `messages` was made: the id time of the message it answered
+ * (the prompt or the tool result appended just before it), not the answer's, which came after its
+ * stream — a four-minute answer is no pause (x141 #2). A message without a time (a summary's) leaves it unset.
+ */
+export function requestTimes(messages: readonly Message[], answers: ReadonlyMap<string, Answered>): void {
+  for (let i = 1; i < messages.length; i++) {
+    const answer = messages[i]!.role === "assistant" ? answers.get(messages[i]!.id) : undefined;
+    const made = answer && idTime(messages[i - 1]!.id);
+    if (answer && made !== undefined && (answer.at === undefined || made <= answer.at)) answer.made = made;
+  }
+}
 
 /** `back`: how many of the messages read so far (newest first) came after the line. */
 export interface CacheStart {

@@ -26,8 +26,8 @@ export interface SessionHeader {
  */
 export type SessionEntry =
   | { type: "message"; message: Message }
-  /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it */
-  | ({ type: "usage"; id: string; tokens_per_char?: number } & Omit<UsageCounts, "cache_hit_share">)
+  /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it; the rest: Output's `usage` */
+  | ({ type: "usage"; id: string; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true } & Omit<UsageCounts, "cache_hit_share">)
   /**
    * `window`: the context window the model's context-length error taught (its own entry, after the error);
    * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default
@@ -68,6 +68,12 @@ export const ENTRY_PREFIX = {
 
 const FIRST_PROMPT_CHARS = 80;
 const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"] as const;
+
+/** What a usage entry keeps for `hey -c`'s replay of the prompt cache (Output `usage`), when it holds it. */
+export const cacheFields = (e: { fixed_hash?: unknown; summary_failed?: unknown }) => ({
+  ...(isStr(e.fixed_hash) ? { fixed_hash: e.fixed_hash } : {}),
+  ...(e.summary_failed === true ? { summary_failed: true as const } : {}),
+});
 
 /** The line (newline included) for an entry or the header. May throw only on data JSON cannot hold. */
 export function toLine(entry: SessionEntry | SessionHeader): string {
@@ -119,7 +125,7 @@ export function parseEntry(line: string): ParsedLine {
       const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as Omit<UsageCounts, "cache_hit_share">;
       // a ratio that is not a positive number is left out, the counts kept
       const ratio = typeof v.tokens_per_char === "number" && v.tokens_per_char > 0 ? { tokens_per_char: v.tokens_per_char } : {};
-      return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio, ...(v.estimated === true ? { estimated: true } : {}) } };
+      return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio, ...(v.estimated === true ? { estimated: true } : {}), ...cacheFields(v) } };
     }
     case "model": {
       if (!isStr(v.id) || !isStr(v.provider) || !isStr(v.model) || (v.window !== undefined && !isWindow(v.window))) return bad("model");

@@ -18,7 +18,7 @@ import { entryOf, newerNote, skippedWarning } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
-import { cacheStart } from "./cache-start.ts";
+import { cacheStart, requestTimes, type Answered } from "./cache-start.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
 export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
@@ -96,11 +96,7 @@ function loadUnrepaired(path: string, cwd: string, why: string): LoadedSession {
   return { ...loaded, warnings: [unrepairedNote(path, why, head.cut), ...loaded.warnings] };
 }
 
-/** A request the session recorded an answer to (LoadedSession.cache): when the answer came, the estimate's ratio it was made with. */
-export interface Answered {
-  at?: number;
-  ratio?: number;
-}
+export type { Answered } from "./cache-start.ts";
 
 export interface LoadedSession {
   header: SessionHeader; // `id`: the file's, which the writer appends to (a copy's header keeps the original's)
@@ -199,13 +195,13 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let plan: boolean | undefined;
     const answers = new Map<string, Answered>(); // see LoadedSession.cache
     let unrated: Answered[] = []; // the answers read since the last usage entry read: the ratio is the newest before them
-    let usedAt: number | undefined; // the usage entry read just now: the answer read next is its request's
+    let used: Answered | undefined; // the usage entry read just now: the answer read next is its request's
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
       if (e.tokens_per_char !== undefined) for (const a of unrated) a.ratio = e.tokens_per_char;
       unrated = [];
-      usedAt = idTime(e.id);
-      lastAt ??= usedAt;
+      used = { at: idTime(e.id), ...(e.fixed_hash ? { fixed: e.fixed_hash } : {}), ...(e.summary_failed ? { failed: true } : {}) };
+      lastAt ??= used.at;
       cache.usage(found.length);
     };
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
@@ -290,9 +286,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         }
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
-        const answer: Answered = usedAt === undefined ? {} : { at: usedAt };
+        const answer: Answered = used ?? {};
         if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer);
-        usedAt = undefined;
+        used = undefined;
         notePointers(e.message, wanted);
       } else if (e.type === "model") modelAt(e);
       else if (e.type === "usage") usageAt(e);
@@ -340,6 +336,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     if (head) for (const a of unrated) a.ratio = DEFAULT_TOKENS_PER_CHAR; // the session's first requests
     // counted from the end: what follows the epoch was read whole
     const upTo = epoch === undefined ? undefined : messages.length - appended.length - epoch;
+    requestTimes(messages, answers);
     return {
       header: { ...header, id: basename(path, ".jsonl") }, // the file's name is the id: a copy's header names the original
       messages,

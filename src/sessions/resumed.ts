@@ -8,16 +8,21 @@ import { heyNote } from "../kernel/user-notes.ts";
 /**
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
  * `provider`/`model`: the windows a context-length error taught its models (this one's first); the
- * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it.
+ * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it. The prompt
+ * cache's state only when the run before used this model: another model's cache is cold, so its
+ * first request rewrites what was deferred, as after a `/model` switch (and as the next `hey -c`
+ * replays it: cache-start.ts).
  */
 export function resumedParts(session: LoadedSession, provider: string, model: string) {
   const window = learnedWindow(session, provider, model);
+  const last = session.model;
+  const sameModel = !last || (last.provider === provider && last.model === model);
   return {
     history: session.messages,
     summaries: session.summaries,
     ...(window ? { window } : {}),
     ...(session.windows ? { windows: session.windows } : {}),
-    ...(session.cache ? { cache: session.cache } : {}),
+    ...(session.cache && sameModel ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
   };
 }

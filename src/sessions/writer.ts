@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
-import { formatSize, toLine, type SessionEntry } from "./format.ts";
+import { cacheFields, formatSize, toLine, type SessionEntry } from "./format.ts";
 import { tornLineEnd, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
 import { copySession, replacedWarning, whereabouts, whereaboutsQuietly } from "./vanished.ts";
@@ -370,7 +370,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
             const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, tokens_per_char, estimated } = event;
             const ratio = tokens_per_char === undefined ? {} : { tokens_per_char: Number(tokens_per_char.toPrecision(4)) };
             const counts = { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, ...(estimated ? { estimated } : {}) };
-            return append({ type: "usage", id: newId(), ...counts, ...ratio });
+            return append({ type: "usage", id: newId(), ...counts, ...ratio, ...cacheFields(event) });
           }
           case "compaction":
             if (event.kind === "window" && current && event.window !== undefined)

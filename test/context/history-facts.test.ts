@@ -148,3 +148,14 @@ test("an answer edited in place into the interrupted marker is no turn in the ne
   expect(sent(history)).toBe(sent(structuredClone(history)));
   expect(sent(history)).not.toContain("[arguments purged]");
 });
+
+test("facts kept across a later call on a shorter slice of the same history still answer for their own history", () => {
+  const history: Message[] = [text("u1", "user", "go")];
+  for (let n = 1; n <= 4; n++) history.push(call(`a${n}`, n), result(`r${n}`, `a${n}`));
+  history.push(call("a5", 5), result("x-abcde", "a5"), result("y-abcde", "a5")); // two results whose ids end alike: each shows its whole id
+  const ids = history.map((m) => m.id);
+  const whole = historyFacts(history, 2);
+  historyFacts(history.slice(0, 3), 2); // the replay of an earlier request: the ledger is cut back to three messages
+  expectPlain(whole, history, 2, history.length, ids);
+  expect(whole.turnsAfter("a1")).toBe(4);
+});
