@@ -38,7 +38,8 @@ test("request bytes with server-everything, before and after tool selection; exc
 
   // dropping `tools` offers tools the approved selection left out: a -p run would keep the approved
   // list until the user says yes at the prompt; this run starts as a first one, taking the file as it is
-  rmSync(join(home.path, ".local", "state", "hey", "approvals.json"));
+  // (hey's state goes with the record: a record removed where sessions remain waits for the user's yes)
+  rmSync(join(home.path, ".local", "state", "hey"), { recursive: true });
   writeConfig(
     base(m.baseUrl) + everything('exclude_tools = ["get-env", "gzip-*"]\n') + '\n[permission]\ndeny = ["trigger-long-running-operation", "write_file"]\n',
   );
