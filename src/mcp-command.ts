@@ -77,7 +77,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
     const { config, trust } = begun;
     for (const w of config.warnings) warn(w);
-    for (const line of strayNotices(here.cwd, here.root, here)) warn(line); // a package's own .mcp.json, never read: why its server is unknown
+    for (const line of strayNotices(here.cwd, here.root)) warn(line); // a package's own .mcp.json, never read: why its server is unknown
     const { settings } = config;
     if (name === "") {
       err.write(`hey: ${whichServer(`hey mcp ${verb}`, settings.mcp.servers, [])}\n`);

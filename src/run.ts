@@ -163,7 +163,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // a no the user recorded is recalled once; a project not decided on is said every run (README "Trust")
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
-    for (const line of strayNotices(here.cwd, here.root, here)) warn(line); // project files below the root, never read, or a trusted git root's place taken
+    for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
     // an untrusted project's deny entries narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;
     const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !config.projectDeny?.includes(d)) });

@@ -60,7 +60,7 @@ import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
-import { configWriteVet, withStrayNote } from "./config/write-check.ts";
+import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
@@ -200,7 +200,7 @@ export async function assemble(
       seen,
       session: sessionId,
       notice: toolNotice,
-      vet: withStrayNote(configVet, here.root, home), // a write leaving a config file unable to load is refused; one below the root, noted
+      vet: configVet, // a write that would leave one of hey's config files unable to load is refused
     }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`
     return {
       shell,

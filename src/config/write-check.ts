@@ -5,7 +5,7 @@
 // then no longer fix it itself. The check is `/reload`'s (config/load.ts vet): errors there before
 // the write, in this file or another, are not the write's (an edit that fixes one of two mistakes
 // is made). Only the file tools are vetted: a bash command that writes the file is not.
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, resolve } from "node:path";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 import type { Written } from "./settings.ts";
 
@@ -83,37 +83,4 @@ export function configRefusal(path: string, errors: readonly string[]): string {
     `${errors.map((e) => `  ${e}`).join("\n")}\n` +
     "fix these and write the file again (the file is unchanged)"
   );
-}
-
-/**
- * `vet`, with a note on a project file written below the project `root` (x136): the model writes
- * `.hey/skills/x/SKILL.md` relative to a subdirectory hey runs in, and the file is never read —
- * the project's are its root's, and that `.hey/` never replaces the root's (fs/places.ts
- * projectRoot). The note names where the file belongs, so the model moves it in the same turn.
- * None at home, which is no project: the guide names the user's own folders there.
- */
-export function withStrayNote(vet: WriteVet, root: string, home: string): WriteVet {
-  return (abs, text) => {
-    const vetted = vet(abs, text);
-    const belongs = root === home ? undefined : strayProjectFile(resolve(abs), root);
-    if (!belongs || (vetted && "refused" in vetted)) return vetted;
-    const note = `note: not where hey reads it: a project's skills, .hey/config.toml and .mcp.json are read at its root, ${root}; write it as ${belongs} (and delete this one) to have it loaded`;
-    return { note: vetted ? `${vetted.note}\n${note}` : note };
-  };
-}
-
-/** Where the project file `abs` belongs when it lies in a folder below `root` (its path from the project file's folder on, under `root`), else undefined. Pure. */
-export function strayProjectFile(abs: string, root: string): string | undefined {
-  const rel = relative(root, abs);
-  if (!rel || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  const names = rel.split(sep);
-  for (let i = 1; i < names.length; i++) {
-    const [name, next] = [names[i], names[i + 1]];
-    const projectFile =
-      (name === ".hey" && (next === "config.toml" || (next === "skills" && names.length > i + 2))) ||
-      (name === ".mcp.json" && i === names.length - 1) ||
-      ((name === ".agents" || name === ".claude") && next === "skills" && names.length > i + 2);
-    if (projectFile) return join(root, ...names.slice(i));
-  }
-  return undefined;
 }

@@ -142,40 +142,32 @@ export interface RootProbe {
 }
 
 /**
- * The project of a launch directory (issue 26): the git root (the nearest ancestor, `cwd` included,
- * holding `.git`), unless it holds none of the project's files and a `.hey/` below it does
- * (`config.toml` or `skills/`): then the outermost such `.hey/`'s folder. With no git root, the
- * outermost `.hey/` with the project's files, else the nearest bare `.hey/` (weakHey), else `cwd`.
- * Outermost, not nearest: the agent makes a `.hey/` by writing `.hey/skills/x/SKILL.md` or
+ * The project of a launch directory (issue 26): the nearest ancestor (`cwd` included) holding a
+ * `.hey/` directory with the project's own files in it (`config.toml` or `skills/`), else the git
+ * root (the nearest holding `.git`), else the nearest holding a bare `.hey/` (weakHey), else `cwd`
+ * itself. A bare `.hey/` below a stronger marker is passed over: the agent makes one by writing
  * `.hey/task.md` relative to a subdirectory, and taking it for the project would silently drop the
- * root's skills, MCP servers and trust at the next start there; the deeper `.hey/` is said as not
- * read instead (trust/store.ts strayNotices), with where its files belong. The search stops at the
- * git root — a `.hey/` above the repository is not its project — and below the home directory,
- * which never counts as a project (a stray `~/.hey` would otherwise capture everything under home,
- * and a dotfiles repository in `~` every project without one). Pure: `probe` looks.
+ * root's skills, MCP servers and trust. The search stops at the git root — a `.hey/` above the
+ * repository is not its project — and below the home directory, which never counts as a project
+ * (a stray `~/.hey` would otherwise capture everything under home, and a dotfiles repository in
+ * `~` every project without one). Pure: `probe` looks.
  */
 export function projectRoot(cwd: string, home: string, probe: RootProbe): string {
   let weak: string | undefined;
-  let strong: string | undefined;
   for (let dir = cwd; dir !== home; dir = dirname(dir)) {
     if (probe.isDir(join(dir, ".hey"))) {
-      if (!weakHey(dir, probe)) strong = dir;
-      else weak ??= dir;
+      if (!weakHey(dir, probe)) return dir;
+      weak ??= dir;
     }
-    if (probe.exists(join(dir, ".git"))) return strong === undefined || strong === dir || holdsProjectFiles(dir, probe) ? dir : strong;
+    if (probe.exists(join(dir, ".git"))) return dir;
     if (dirname(dir) === dir) break;
   }
-  return strong ?? weak ?? cwd;
+  return weak ?? cwd;
 }
 
 /** Whether `dir`'s `.hey/` holds none of the project's own files (no `config.toml`, no `skills/`): a task.md at most. */
 function weakHey(dir: string, probe: RootProbe): boolean {
   return !probe.exists(join(dir, ".hey", "config.toml")) && !probe.isDir(join(dir, ".hey", "skills"));
-}
-
-/** Whether a git root holds files hey reads at a project's root besides `.hey/`: its `.mcp.json` or a skills folder of another agent. */
-function holdsProjectFiles(dir: string, probe: RootProbe): boolean {
-  return probe.exists(join(dir, ".mcp.json")) || probe.isDir(join(dir, ".agents", "skills")) || probe.isDir(join(dir, ".claude", "skills"));
 }
 
 /**

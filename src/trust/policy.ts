@@ -136,17 +136,11 @@ export function unloadedProviderHint(name: string, file: string): string {
  * Project files below the project root (trust/store.ts strayResources), never read: said at
  * start-up (a run, the REPL, `hey mcp`), in the REPL's /mcp (its server files) and at /reload — a
  * package's own .mcp.json (Claude Code reads one where it starts) would otherwise just be missing.
- * `takesOver`: a `.hey/` among them makes its folder the project at the next start there (the root
- * has none of the project's files: fs/places.ts projectRoot); else it never does, and is only moved.
  */
-export function strayNotice(paths: readonly string[], root: string, takesOver = false): string {
-  const moves = takesOver ? " (a .hey/ there would make its folder the project at the next start)" : "";
+export function strayNotice(paths: readonly string[], root: string): string {
+  // a .hey/ below the root makes its folder the project at the next start there, the root's files then unread
+  const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ there would make its folder the project at the next start)" : "";
   return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
-}
-
-/** A `.hey/` below a trusted git root made its folder the project (trust/store.ts strayNotices): the trust asked about or missing is that folder's. */
-export function takenOverNotice(root: string, gitRoot: string): string {
-  return `the project is ${visible(root)} (its .hey/ has the project's skills or config), not ${visible(gitRoot)}, which you trusted: trust and approvals are kept per project root (move its .hey/ files to ${visible(gitRoot)}/.hey/ to keep working in ${visible(gitRoot)})`;
 }
 
 /**

@@ -15,14 +15,13 @@ import { recordKey, seedMainCheckout } from "../config/record-key.ts";
 import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
-import { projectRoot, strayTaskNotes, type Places } from "../fs/places.ts";
+import { strayTaskNotes, type Places } from "../fs/places.ts";
 import { lookAt, realPathAt, rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
 import {
   declinedNotice,
   strayNotice,
-  takenOverNotice,
   strayTaskNotice,
   decideTrust,
   emptyTrust,
@@ -95,29 +94,9 @@ function strayTaskLines(cwd: string, root: string): string[] {
  * (issue 26): strayTaskLines, then the project files strayResources finds. Said at start-up (a
  * run, the REPL, `hey mcp`) and at /reload; empty when nothing.
  */
-export function strayNotices(cwd: string, root: string, trust?: Pick<Places, "home" | "trustFile">): string[] {
+export function strayNotices(cwd: string, root: string): string[] {
   const stray = strayResources(cwd, root);
-  const above = trust ? trustedGitRootAbove(root, trust) : undefined;
-  // the project a start here would find, looking no higher than the root: another when a .hey/ below it takes over
-  const takesOver = stray.length > 0 && projectRoot(cwd, dirname(root), rootProbe) !== root;
-  return [...(above ? [takenOverNotice(root, above)] : []), ...strayTaskLines(cwd, root), ...(stray.length ? [strayNotice(stray, root, takesOver)] : [])];
-}
-
-/**
- * The git root above a project root that is a `.hey/`'s folder below it (fs/places.ts projectRoot:
- * the git root holds none of the project's files), when the user trusted that git root: its trust
- * is all the deeper `.hey/` took from it, and a start that asks about trust again says why.
- */
-function trustedGitRootAbove(root: string, trust: Pick<Places, "home" | "trustFile">): string | undefined {
-  for (let dir = dirname(root); dir !== trust.home && dirname(dir) !== dir; dir = dirname(dir)) {
-    if (!rootProbe.exists(join(dir, ".git"))) continue;
-    try {
-      return readTrust(trust.trustFile).projects[projectKey(dir)]?.trusted === true ? dir : undefined;
-    } catch {
-      return undefined; // an unreadable trust.json is said where trust is decided
-    }
-  }
-  return undefined;
+  return [...strayTaskLines(cwd, root), ...(stray.length ? [strayNotice(stray, root)] : [])];
 }
 
 /** The project's config files as they are now, checked: `.mcp.json`, then `.hey/config.toml`; a file that cannot be read or parsed is in `problems`. */

@@ -336,37 +336,3 @@ test("a package's own .mcp.json and skills folder below the trusted root are nam
   // the root itself has nothing below it to name
   expect((await hey(["--approve", "-p", "hi"], repo)).stderr).toBe("");
 });
-
-test("a skill the model writes relative to repo/sub is flagged where it belongs, and the next start there keeps the root's skills and servers (x136)", async () => {
-  write(join(repo, ".hey", "skills", "greet", "SKILL.md"), GREET);
-  write(join(repo, ".hey", "config.toml"), fakeTable("tracker", "tracker", "find_issue"));
-  const OOPS = "---\nname: oops\ndescription: Written from the subdirectory.\n---\nx\n";
-  const m = model((req) =>
-    req.messages.at(-1)?.role === "tool"
-      ? { text: "done" }
-      : lastUserText(req) === "keep it"
-        ? { calls: [["write_file", { path: ".hey/skills/oops/SKILL.md", content: OOPS }]] }
-        : { text: "ok" },
-  );
-  userConfig(m.baseUrl);
-  const wrote = await hey(["--approve", "-p", "keep it"]);
-  expect(wrote.code).toBe(0);
-  // the write's own result tells the model where the project's skills are read, in the same turn
-  expect(textOf(m.requests[1]!.messages.findLast((x) => x.role === "tool"))).toContain(
-    `note: not where hey reads it: a project's skills, .hey/config.toml and .mcp.json are read at its root, ${repo}; write it as ${join(repo, ".hey", "skills", "oops", "SKILL.md")}`,
-  );
-
-  const next = await hey(["--approve", "-p", "hello"]);
-  expect(next.code).toBe(0);
-  const again = m.requests.at(-1)!;
-  // before: sub/ became the project — the root's greet skill and tracker server were gone, unsaid
-  expect(systemOf(again)).toContain(`Project root: ${repo} `);
-  expect(systemOf(again)).toContain("- greet: Greet the user.");
-  expect(toolNames(again)).toContain("find_issue");
-  expect(next.stderr).toContain(
-    `hey: not read: ${join(repo, "sub", ".hey", "skills")}/: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there\n`,
-  );
-  const skills = await hey(["skills", "--approve"]);
-  expect(skills.stdout).toContain("greet");
-  expect(skills.stdout).not.toContain("oops");
-});

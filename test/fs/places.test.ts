@@ -81,32 +81,13 @@ test("a project root other than the launch directory holds the project's files",
   });
 });
 
-describe("projectRoot: the git root unless only a .hey/ below it has the project's files (then the outermost), else the outermost such .hey/, else the nearest bare .hey/, else the launch directory", () => {
+describe("projectRoot: the nearest .hey/ with the project's files up to the git root, else the git root, else the nearest bare .hey/, else the launch directory", () => {
   // dirs: directories; files: anything else that exists (.git, a .hey/'s config.toml or task.md)
   const probe = (dirs: string[], files: string[]) => ({ isDir: (p: string) => dirs.includes(p), exists: (p: string) => files.includes(p) || dirs.includes(p) });
   /** a .hey/ holding the project's files: its skills/ (or config.toml, below) */
   const hey = (dir: string) => [`${dir}/.hey`, `${dir}/.hey/skills`];
   test.each([
-    ["a .hey/ in the launch directory", "/w/repo/sub", hey("/w/repo/sub"), ["/w/repo/.git"], "/w/repo/sub"],
-    // x136: the model wrote .hey/skills/x/SKILL.md relative to a subdirectory; the root's skills, servers and trust stay the project's
-    ["a .hey/ below the git root's .hey/: the git root", "/w/repo/web", [...hey("/w/repo/web"), ...hey("/w/repo")], ["/w/repo/.git"], "/w/repo"],
-    [
-      "a .hey/config.toml below the git root's .hey/: the git root",
-      "/w/repo/web/src",
-      [...hey("/w/repo"), "/w/repo/web/.hey"],
-      ["/w/repo/web/.hey/config.toml", "/w/repo/.git"],
-      "/w/repo",
-    ],
-    ["a .hey/ below a git root with .mcp.json: the git root", "/w/repo/web", hey("/w/repo/web"), ["/w/repo/.mcp.json", "/w/repo/.git"], "/w/repo"],
-    [
-      "a .hey/ below a git root with .agents/skills: the git root",
-      "/w/repo/web",
-      [...hey("/w/repo/web"), "/w/repo/.agents/skills"],
-      ["/w/repo/.git"],
-      "/w/repo",
-    ],
-    ["two .hey/ below a git root with nothing: the outer", "/w/repo/a/b", [...hey("/w/repo/a/b"), ...hey("/w/repo/a")], ["/w/repo/.git"], "/w/repo/a"],
-    ["no git, a .hey/ below a .hey/: the outer", "/w/notes/2024", [...hey("/w/notes/2024"), ...hey("/w/notes")], [], "/w/notes"],
+    ["a .hey/ in the launch directory", "/w/repo/sub", [...hey("/w/repo/sub"), ...hey("/w/repo")], ["/w/repo/.git"], "/w/repo/sub"],
     ["a .hey/ above it wins over the git root", "/w/repo/a/b", hey("/w/repo/a"), ["/w/repo/.git"], "/w/repo/a"],
     ["a .hey/ holding only config.toml is the project's", "/w/repo/a/b", ["/w/repo/a/.hey"], ["/w/repo/a/.hey/config.toml", "/w/repo/.git"], "/w/repo/a"],
     ["no .hey/: the git root", "/w/repo/a/b", [], ["/w/repo/.git"], "/w/repo"],
