@@ -2,8 +2,10 @@
 // while hey runs left hey working at a path to nothing, and the next write made the old tree again —
 // a ghost holding only what hey wrote, where bash then ran and /reload recorded trust — while the
 // project itself got nothing. The writing tools, bash, /reload and /trust look first (movedFrom). A
-// directory made again where the deleted one was is the user's real tree, no ghost: hey works in it.
-import { readlinkSync, statSync } from "node:fs";
+// directory made again where the deleted one was is the user's real tree, no ghost: hey works in it —
+// when it is a real directory of the user's, never a link a checkout put there (x146).
+import { lstatSync, readlinkSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ToolResult } from "../kernel/tool.ts";
 
 /** Each launch directory's device and inode when here.ts first named it. */
@@ -23,7 +25,8 @@ export function rememberWorkDir(dir: string): void {
  * directory). A directory made at the path after the first was deleted (a `git checkout` of a branch
  * without it and back, `git stash -u` and `pop`, a scaffolder's `rm -rf app && mkdir app`) is the
  * project from then on, and `tell` is told so once, in one line: no ghost can be made where a
- * directory stands. One stat; never throws.
+ * directory stands. Only a real directory of this user's is taken (notTakenLine), and only once hey's
+ * own directory is in it. One stat while nothing changed; never throws.
  */
 export function movedFrom(dir: string, tell?: (line: string) => void): string | undefined {
   const id = started.get(dir);
@@ -34,13 +37,47 @@ export function movedFrom(dir: string, tell?: (line: string) => void): string | 
   const seen = changedDir(dir, now, where);
   if (seen === "same") return undefined;
   if (seen !== "adopt") return seen.refuse;
-  started.set(dir, now!);
+  const found = foundAt(dir);
+  const why = notTakenLine(dir, found, id.split(":")[0]!, process.getuid?.());
+  if (why !== undefined) return why;
   try {
     process.chdir(dir); // hey's own directory is the new one: /proc follows it if it moves in turn
-  } catch {
-    // not taken for the project after all: the next look says why
+  } catch (e) {
+    // not recorded: every later look tries again and says why until hey can enter it
+    return `the project was made again at ${dir}, but hey cannot enter it (${(e as { code?: string }).code ?? String(e)}) — give your user access to it or restart hey in the directory you mean`;
   }
+  // a link put there between the look and the chdir took hey elsewhere: refused, and /proc now says so
+  if (idOf(".") !== found!.id) return notTakenLine(dir, { ...found!, link: true }, "", undefined);
+  started.set(dir, found!.id);
   tell?.(adoptedLine(dir, where));
+  return undefined;
+}
+
+/** What stands at a path itself (a link, not where it points): lstat's answer; `parentDev` its directory's device. */
+export interface Found {
+  id: string;
+  link: boolean;
+  target?: string;
+  uid: number;
+  parentDev?: string;
+}
+
+/**
+ * Why the directory now at `dir` is not taken for the project hey started there (on device
+ * `startedDev`), though that one was deleted; undefined: take it. Refused: a link (hey would follow
+ * it to `..` or ~/.ssh while every path still reads as inside the project: a checkout of a branch
+ * that tracks `app` as a link), nothing lstat can see, another user's directory (a shared one made in
+ * the race; `uid` undefined on Windows: owners not compared), or one on neither the first one's file
+ * system nor its parent's, where `mkdir` makes it (something mounted there). Pure.
+ */
+export function notTakenLine(dir: string, found: Found | undefined, startedDev: string, uid: number | undefined): string | undefined {
+  const restart = "restart hey in the directory you mean";
+  if (found === undefined) return movedLine(dir, "gone", "deleted");
+  if (found.link) return `the project was replaced: ${dir} is now a link${found.target ? ` to ${found.target}` : ""} — hey does not follow it; ${restart}`;
+  if (uid !== undefined && found.uid !== uid)
+    return `the project was replaced: ${dir} was made again by another user (uid ${found.uid}) — hey does not work in it; ${restart}`;
+  const dev = found.id.split(":")[0];
+  if (dev !== startedDev && dev !== found.parentDev) return `the project was replaced: ${dir} is now on another file system (mounted there?) — ${restart}`;
   return undefined;
 }
 
@@ -96,6 +133,18 @@ function idOf(dir: string): string | undefined {
   try {
     const s = statSync(dir);
     return s.isDirectory() ? `${s.dev}:${s.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What stands at `dir` itself, links not followed; undefined when nothing does. */
+function foundAt(dir: string): Found | undefined {
+  try {
+    const s = lstatSync(dir);
+    const link = s.isSymbolicLink();
+    const parentDev = idOf(dirname(dir))?.split(":")[0];
+    return { id: `${s.dev}:${s.ino}`, link, target: link ? readlinkSync(dir) : undefined, uid: s.uid, parentDev };
   } catch {
     return undefined;
   }

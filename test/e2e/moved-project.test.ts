@@ -3,7 +3,7 @@
 // while the moved project got nothing. Now the write and the command are refused with one line
 // naming where the project went. Through dist/hey with a scripted model whose bash runs the `mv`.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
@@ -78,4 +78,46 @@ test("the start directory deleted and made again by a checkout and back: the nex
   expect(write).toStartWith(`[hey: ${pkg} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one]\n`);
   expect(ls).toStartWith("a.txt\nb.txt\n"); // not led by the line again
   expect(readdirSync(pkg).sort()).toEqual(["a.txt", "b.txt"]);
+});
+
+// x146: a branch that tracks the start directory as a link (to `..`, ~/.ssh, anywhere): the checkout puts the
+// link where the directory was. Taken for the project, every later write and command ran where it points.
+test("the start directory replaced by a link a checkout put there: the next write_file and bash are refused, and nothing lands where it points", async () => {
+  await ensureBinary();
+  const repo = join(realpathSync(base.path), "repo");
+  const app = join(repo, "app");
+  const elsewhere = join(realpathSync(base.path), "elsewhere");
+  const git = (...args: string[]) => expect(Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo }).exitCode).toBe(0);
+  mkdirSync(app, { recursive: true });
+  mkdirSync(elsewhere);
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(app, "a.txt"), "a\n");
+  git("add", "app");
+  git("commit", "-q", "-m", "app");
+  git("checkout", "-q", "-b", "linked");
+  git("rm", "-q", "-r", "app");
+  symlinkSync(elsewhere, app);
+  git("add", "app");
+  git("commit", "-q", "-m", "app is a link");
+  git("checkout", "-q", "main");
+  const m = model((req) => {
+    const done = req.messages.filter((x) => x.role === "tool").length;
+    if (done === 0) return { calls: [["bash", { command: "cd .. && git checkout -q linked && echo switched" }]] };
+    if (done === 1) return { calls: [["write_file", { path: "b.txt", content: "b\n" }]] };
+    if (done === 2) return { calls: [["bash", { command: "touch ran.txt" }]] };
+    return {
+      text: req.messages
+        .filter((x) => x.role === "tool")
+        .map(resultText)
+        .join("\n---\n"),
+    };
+  });
+  writeUserConfig(base.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
+  const run = await runHey(["-p", "switch branches, then add a file"], { env: { HOME: base.path }, cwd: app, timeoutMs: 90_000 });
+  const [switched, write, bash] = run.stdout.trim().split("\n---\n");
+  expect(switched).toContain("switched");
+  const line = `the project was replaced: ${app} is now a link to ${elsewhere} — hey does not follow it; restart hey in the directory you mean`;
+  expect(write).toBe(`write_file: b.txt not written: ${line}`); // old code: "[hey: … made again …: hey works in the new one]"
+  expect(bash).toBe(`bash: not run: ${line}`);
+  expect(readdirSync(elsewhere)).toEqual([]);
 });
