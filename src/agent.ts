@@ -15,7 +15,6 @@ import {
   type PrepareDeps,
 } from "./context/compaction.ts";
 import { replayCache } from "./context/replay-cache.ts";
-import { warmCache } from "./context/cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedHash, fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
@@ -375,10 +374,10 @@ export function createAgent(parts: AgentParts): Agent {
       if (changed) learned.set(key(settings.model), now);
       const back = changed ? learned.get(key(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
       [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
-      // each model's prompt cache is its own: a cold one's first request rewrites what was deferred, for free; a return within
-      // the lifetime (the end of a fallback's run) keeps the prefix still cached (x146 #2). The replay of `hey -c` does the same
-      const warm = warmCache(back?.cache, Date.now());
-      if (changed) [compaction.sent, compaction.rewriteUpTo, compaction.hold] = [warm?.sent, warm?.rewriteUpTo, warm?.hold];
+      // each model's prompt cache is its own (x146 #2): one not used before is cold, so its first request rewrites what was deferred,
+      // for free; a return goes on from its own last request, whose prefix is still cached within the lifetime (the end of a
+      // fallback's run) and rebuilt after it, as after a pause (prepare). The replay of `hey -c` keeps them apart too
+      if (changed) [compaction.sent, compaction.rewriteUpTo, compaction.hold] = [back?.cache?.sent, back?.cache?.rewriteUpTo, back?.cache?.hold];
       const synced = syncedFirst(nextProvider);
       effortUnsent = back?.provider === synced ? back.effortUnsent : undefined; // a new provider has not refused it yet
       settings = next;

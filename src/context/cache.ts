@@ -7,16 +7,6 @@ import type { ContextView } from "./view.ts";
 
 /** How long a provider keeps a prefix (Anthropic's default lifetime; OpenAI keeps them 5–10 minutes). */
 export const CACHE_LIFETIME_MS = 5 * 60_000;
-/**
- * What a model's prompt cache left of the context passes' state (CompactionState's `sent`,
- * `rewriteUpTo`, `hold`) when another model took over: a return to it within the cache's lifetime of
- * its last request goes on with it (its prefix is still cached: x146 #2); later, or for a model not
- * used before, nothing: the cache is cold and the first request rewrites what was deferred.
- */
-export function warmCache<T extends { sent?: { at: number } | undefined }>(kept: T | undefined, now: number): T | undefined {
-  return kept?.sent && now - kept.sent.at < CACHE_LIFETIME_MS ? kept : undefined;
-}
-
 /** Later requests a rewrite is expected to save on: about the length of one agent run. */
 export const REWRITE_HORIZON = 10;
 

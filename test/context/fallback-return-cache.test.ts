@@ -42,7 +42,7 @@ const same = (m: Message | undefined) => JSON.stringify(m);
 const expectPrefix = (first: readonly Message[], last: readonly Message[]) => expect(first.slice(0, last.length).map(same)).toEqual(last.map(same));
 
 /** model-a, with model-b as its fallback, writing session `id` (as wire.ts names the model each run) */
-function run(a: Turn[], b: Turn[], id: string, resumed = false) {
+function run(a: Turn[], b: Turn[], id: string, resumed = false, tools = [readSmall]) {
   const primary = fakeProvider(a, { model: "model-a" });
   const fallback = fakeProvider(b, { model: "model-b" });
   const session = createSessionWriter({ dir: dir.path, id, cwd: dir.path, version: "0", warn: () => {}, existing: resumed });
@@ -50,7 +50,7 @@ function run(a: Turn[], b: Turn[], id: string, resumed = false) {
   const agent = createAgent({
     settings: settingsOf("model-a"),
     provider: primary,
-    tools: () => [readSmall],
+    tools: () => tools,
     output: fanOut([recordingOutput(), session]),
     cwd: dir.path,
     system: () => "system",
@@ -83,7 +83,7 @@ test("back on the primary after a fallback answered one request: its next reques
   expectPrefix(back.messages, warm);
 });
 
-test("back on the primary past the cache's lifetime: its cache is cold, so its request rewrites what was deferred", async () => {
+test("back on the primary past the cache's lifetime: its cache is gone, so its request rewrites what was deferred", async () => {
   let clock = realNow();
   Date.now = () => clock;
   const r = run([...reads(5), { text: "done" }, busy(), ...reads(2), { text: "done" }], [{ text: "from b" }], newId());
@@ -105,4 +105,26 @@ test("hey -c after a fallback and the return replays model-a's cache: its first 
   const first = next.primary.requests[0]!.messages;
   expect(pruned(first)).toBe(pruned(last));
   expectPrefix(first, last);
+});
+
+test("hey -c after a fallback that answered for minutes: the replay times model-a's return from model-a's own last request, as the run did", async () => {
+  let clock = realNow();
+  Date.now = () => clock;
+  const minutes = (n: number) => (clock += n * 60_000);
+  const id = newId();
+  const slowRead: Tool = { ...readSmall, run: async () => (minutes(3), readSmall.run({}, {} as never)) };
+  const b: Turn[] = [{ toolCalls: [{ name: "read_small", arguments: { path: "c.ts" } }] }, { text: "from b" }];
+  const r = run([...reads(5), { text: "done" }, busy(), ...reads(2), { text: "done" }], b, id, false, [slowRead]);
+  await r.agent.send("look at a.ts", signal());
+  minutes(1);
+  await r.agent.send("a question", signal()); // model-b's requests at 1 and 4 minutes
+  minutes(3);
+  await r.agent.send("go on", signal()); // model-a's at 7 minutes, 6 after the one it tried last: its cache is gone
+  r.session.close();
+  const last = r.primary.requests.at(-1)!.messages;
+  expect(pruned(r.primary.requests[7]!.messages)).toBeGreaterThan(0);
+  const next = run([{ text: "ok" }], [], id, true);
+  await next.agent.send("and now?", signal());
+  next.session.close();
+  expectPrefix(next.primary.requests[0]!.messages, last);
 });
