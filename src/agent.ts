@@ -89,10 +89,11 @@ export function createAgent(parts: AgentParts): Agent {
   let provider = syncedFirst(parts.provider);
   let effort = settings.effort;
   let effortUnsent: string | undefined;
-  /** what each model left this run learned, by `provider/model` (its window; its provider, with what refusals taught it): a return to it goes on with that */
-  const learned = new Map<string, { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string }>(
-    Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]),
-  );
+  /** what each model left this run learned, by `provider/model` (its window; its provider, with what refusals taught it; its prompt cache's state): a return to it goes on with that */
+  const learned = new Map<
+    string,
+    { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string; cache?: Pick<CompactionState, "sent" | "rewriteUpTo" | "hold"> }
+  >(Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]));
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
 
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
@@ -368,12 +369,15 @@ export function createAgent(parts: AgentParts): Agent {
     switchModel(nextProvider, next) {
       const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
       const key = (m: AgentSettings["model"]) => `${m.provider}/${m.model}`;
-      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent };
+      const { sent, rewriteUpTo, hold } = compaction;
+      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent, cache: { sent, rewriteUpTo, hold } };
       if (changed) learned.set(key(settings.model), now);
       const back = changed ? learned.get(key(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
       [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
-      // another model's prompt cache is cold: its first request rewrites what was deferred, for free (the replay of `hey -c` starts there too)
-      if (changed) [compaction.sent, compaction.rewriteUpTo, compaction.hold] = [undefined, undefined, undefined];
+      // each model's prompt cache is its own (x146 #2): one not used before is cold, so its first request rewrites what was deferred,
+      // for free; a return goes on from its own last request, whose prefix is still cached within the lifetime (the end of a
+      // fallback's run) and rebuilt after it, as after a pause (prepare). The replay of `hey -c` keeps them apart too
+      if (changed) [compaction.sent, compaction.rewriteUpTo, compaction.hold] = [back?.cache?.sent, back?.cache?.rewriteUpTo, back?.cache?.hold];
       const synced = syncedFirst(nextProvider);
       effortUnsent = back?.provider === synced ? back.effortUnsent : undefined; // a new provider has not refused it yet
       settings = next;

@@ -7,19 +7,25 @@ import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps }
 import { fixedHash } from "./window.ts";
 
 /**
- * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request
- * since the one that began it (`from.upTo` messages: the session's first, a summary, another model —
- * not each run's start, nor a pause or a changed system prompt or tool list, which the replay rebuilds
- * at as the run did) replayed as `prepare` chose its view, when it was made (its last message's time),
- * what it left out and cut (the hold) included, with the estimate's ratio and the system prompt and
- * tools (their hash) it had then, its summary failed only where its usage says so. Then the first request after the resume repeats the last
- * one before it where nothing forced a change, as the next request of one long run would, and the
- * provider's cached prefix serves it within its lifetime.
+ * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request to
+ * `from.model` since the one that began it (`from.upTo` messages: the session's first, a summary —
+ * not each run's start, nor a pause, another model or a changed system prompt or tool list, which the
+ * replay rebuilds at as the run did) replayed as `prepare` chose its view, when it was made (its last
+ * message's time), what it left out and cut (the hold) included, with the estimate's ratio and the
+ * system prompt and tools (their hash) it had then, its summary failed only where its usage says so.
+ * Other models' requests are passed over: each model's cache is its own (agent.ts switchModel). Then
+ * the first request after the resume repeats the last one before it where nothing forced a change, as
+ * the next request of one long run would, and the provider's cached prefix serves it within its lifetime.
  */
 export function replayCache(
   history: readonly Message[],
   deps: PrepareDeps,
-  from: { upTo: number; at: number; answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true }> },
+  from: {
+    upTo: number;
+    at: number;
+    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; model?: string }>;
+    model?: string;
+  },
 ): void {
   const { state } = deps;
   const ratio = state.tokensPerChar; // the last response's: the next request's
@@ -36,6 +42,8 @@ export function replayCache(
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
     const answer = from.answers?.get(history[h]!.id);
+    // another model's request (a fallback's, before a /model back): its cache is its own, this one's state as before it (agent.ts switchModel)
+    if (answer?.model !== undefined && from.model !== undefined && answer.model !== from.model) continue;
     state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then
     at = Math.min(answer?.made ?? answer?.at ?? at, from.at); // a pause past the cache's lifetime rebuilds the view, as it did then
     const { fixed: current, build, budgetTokens } = contextOf(before, replayed);

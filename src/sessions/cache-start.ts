@@ -1,5 +1,6 @@
 // Where a session's prompt cache began (reader.ts LoadedSession.cache), told from its lines read
-// newest first: the session's first request, a summary, another model or a window learned. Not a
+// newest first: the session's first request, a summary or a window learned. Not another model: the
+// replay keeps each model's cache apart, as the runs did (x146 #2). Not a
 // pause past the cache's lifetime: the replay rebuilds there as the run did, keeping what it cut.
 // Not each run's start: `hey -c` goes on from the request before it (x134:
 // counting from there, the replay rebuilt a run's first request with rewrites it never made, and the
@@ -19,6 +20,8 @@ export interface Answered {
   fixed?: string;
   /** its summary was asked for and failed: the trim stood (sessions without `fixed` do not say) */
   failed?: true;
+  /** the model it was sent to, `provider/model`: the newest model entry before it (unset before any) */
+  model?: string;
 }
 
 /**
@@ -40,6 +43,8 @@ export interface CacheStart {
   usage(back: number): void;
   /** a model entry (each run writes one, a switch, a window learned or stated) */
   model(m: { provider: string; model: string; window?: number }): void;
+  /** an answer's message (its model is the one the next model entry read names: Answered.model) */
+  answer(a: Answered): void;
   /** a summary's line: the request after it began a new prefix */
   summary(back: number): void;
   /** the messages after the newest start found, after the last line read; `head`: the read reached the session's header */
@@ -53,10 +58,16 @@ export function cacheStart(): CacheStart {
   };
   let runFirst: number | undefined; // the oldest request read since the last model entry read: the first after it
   // the model entry read last, with the first request after it; and the newest window entry not yet known to repeat an
-  // older one's (a local server's window is stated again each run): each run names its model again, starting no new cache
-  let run: { key: string; first: number | undefined } | undefined;
-  let stated: { key: string; window: number; first: number | undefined } | undefined;
+  // older one's (a local server's window is stated again each run): each run names its model again, starting no new cache.
+  // Nor does another model: each model's cache is its own, and the replay keeps them apart as the runs did (replay-cache.ts)
+  let run: { first: number | undefined } | undefined;
+  let newest: string | undefined; // the model the session ends on: only its window is the replay's budget
+  let stated: { window: number; first: number | undefined } | undefined; // that model's
+  let unnamed: Answered[] = []; // the answers read since the last model entry read
   return {
+    answer(a) {
+      unnamed.push(a);
+    },
     usage(back) {
       runFirst = back + 1; // its answer, read already, came after the request
     },
@@ -64,11 +75,14 @@ export function cacheStart(): CacheStart {
       const key = `${m.provider}/${m.model}`;
       const first = runFirst ?? run?.first;
       runFirst = undefined;
-      if (run && run.key !== key) began(run.first); // another model: its cache is not this one's
-      if (stated && (stated.key !== key || (m.window !== undefined && m.window !== stated.window))) began(stated.first); // another budget
-      if (stated && stated.key !== key) stated = undefined;
-      if (m.window !== undefined) stated = stated?.window === m.window ? { ...stated, first } : { key, window: m.window, first };
-      run = { key, first };
+      for (const a of unnamed) a.model = key;
+      unnamed = [];
+      newest ??= key;
+      if (key === newest && m.window !== undefined) {
+        if (stated && m.window !== stated.window) began(stated.first); // another budget
+        stated = stated?.window === m.window ? { ...stated, first } : { window: m.window, first };
+      }
+      run = { first };
     },
     summary: began,
     end(head) {

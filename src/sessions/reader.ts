@@ -134,10 +134,11 @@ export interface LoadedSession {
   /**
    * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for
    * rewrites since then, and its last request was made at `at` (ms since the epoch); `answers`: by the
-   * id of each request's answer, when it came and the estimate's ratio the request was built with.
+   * id of each request's answer, when it came, the estimate's ratio the request was built with and its model;
+   * `model`: the session's (`model`), the one replayed (replay-cache.ts).
    * Undefined when the lines read do not tell.
    */
-  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered> };
+  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered>; model: string | undefined };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
@@ -287,7 +288,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
         const answer: Answered = used ?? {};
-        if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer);
+        if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer) && cache.answer(answer);
         used = undefined;
         notePointers(e.message, wanted);
       } else if (e.type === "model") modelAt(e);
@@ -354,7 +355,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       torn,
       path,
       bytes: size,
-      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, answers } } : {}),
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined
+        ? { cache: { upTo, at: lastAt, answers, model: model && `${model.provider}/${model.model}` } }
+        : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
       ...(endedJobs ? { endedJobs } : {}),
       ...(plan === undefined ? {} : { plan }),

@@ -1,5 +1,6 @@
 // Where a session's prompt cache began (sessions/cache-start.ts), as `hey -c` replays it from: the
-// session's first request, a summary, another model or a window learned — and not each run's start,
+// session's first request, a summary or a window learned — not another model (the replay keeps each
+// model's cache apart), nor each run's start,
 // which went on from the run before it (x134 finding 2), nor a pause: the replay rebuilds there itself,
 // keeping what the requests before it cut.
 import { expect, test } from "bun:test";
@@ -39,7 +40,14 @@ test.each([
     [{ model: "a" }, { ask: 0 }, { model: "a" }, { ask: 9 }, { ask: 10 }],
     1,
   ],
-  ["another model: its first request", [{ model: "a" }, { ask: 0 }, { model: "b" }, { ask: 1 }, { model: "b" }, { ask: 2 }], 3],
+  // each model's cache is its own: the replay passes over other models' requests and starts a model not used before cold (x146 #2)
+  ["another model: still the first request", [{ model: "a" }, { ask: 0 }, { model: "b" }, { ask: 1 }, { model: "b" }, { ask: 2 }], 1],
+  ["a fallback's request and the return: still the first request", [{ model: "a" }, { ask: 0 }, { model: "b" }, { ask: 1 }, { model: "a" }, { ask: 2 }], 1],
+  [
+    "a window another model states: no start for the one the session ends on",
+    [{ model: "a" }, { ask: 0 }, { model: "b", window: 8192 }, { ask: 1 }, { model: "b", window: 4096 }, { model: "a" }, { ask: 2 }],
+    1,
+  ],
   ["a summary: the request it was made for", [{ model: "a" }, { ask: 0 }, { ask: 1 }, { ask: 2, summary: true }, { model: "a" }, { ask: 3 }], 5],
   [
     "a window a local server states each run: not a new start",
@@ -53,4 +61,17 @@ test.each([
   ],
 ] as [string, Line[], number][])("%s", (_, lines, upTo) => {
   expect(started(lines).upTo).toBe(upTo);
+});
+
+test("each answer is named with the model it was sent to: the newest model entry before it", () => {
+  const start = cacheStart();
+  const [a1, b1, a2] = [{}, {}, {}] as { model?: string }[];
+  // newest first: a2, the return to a, b1 (a fallback's), the switch to b, a1, the run's model
+  start.answer(a2!);
+  start.model({ provider: "p", model: "a" });
+  start.answer(b1!);
+  start.model({ provider: "p", model: "b" });
+  start.answer(a1!);
+  start.model({ provider: "p", model: "a" });
+  expect([a1!.model, b1!.model, a2!.model]).toEqual(["p/a", "p/b", "p/a"]);
 });
