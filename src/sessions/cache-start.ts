@@ -59,7 +59,7 @@ export function cacheStart(): CacheStart {
   let runFirst: number | undefined; // the oldest request read since the last model entry read: the first after it
   // the model entry read last, with the first request after it; and the newest window entry not yet known to repeat an
   // older one's (a local server's window is stated again each run): each run names its model again, starting no new cache.
-  // Nor does another model: each model's cache is its own, and the replay keeps them apart as the runs did (replay-cache.ts)
+  // Nor does another model: each model's cache is its own, and the replay keeps them apart as the runs did (context/replay-cache.ts)
   let run: { first: number | undefined } | undefined;
   let newest: string | undefined; // the model the session ends on: only its window is the replay's budget
   let stated: { window: number; first: number | undefined } | undefined; // that model's

@@ -135,7 +135,7 @@ export interface LoadedSession {
    * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for
    * rewrites since then, and its last request was made at `at` (ms since the epoch); `answers`: by the
    * id of each request's answer, when it came, the estimate's ratio the request was built with and its model;
-   * `model`: the session's (`model`), the one replayed (replay-cache.ts).
+   * `model`: the session's (`model`), the one replayed (context/replay-cache.ts).
    * Undefined when the lines read do not tell.
    */
   cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered>; model: string | undefined };
