@@ -88,8 +88,9 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 
   /**
    * Whether `git clean` (or `git stash -u`) keeps away from every one of `files` below `d`: its pathspecs cannot reach
-   * them (`git clean -fd src/` at a project root holding `.mcp.json`), or (clean) `-X` deletes only ignored
-   * files and no rule of git's could ignore them (no `-e`, which adds rules).
+   * them (`git clean -fd src/` at a project root holding `.mcp.json`). `-X` (ignored files only) earns no exception:
+   * git reads its ignore rules when it runs, after an earlier command (`echo .hey/ >> .gitignore`, `git pull`) or a
+   * `-c core.excludesFile=…` may have made the control file one of them (x144 #3).
    */
   function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
     const read = readGit(seg.words);
@@ -101,8 +102,6 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if (sub !== "clean" && !push) return false;
     const { given, operands, unsure } = gitArguments(seg.words, read.sub + (push || 1), push ? ["stash", "push"] : ["clean"]);
     if (unsure || given.has("pathspec-from-file")) return false;
-    const ignoredOnly = !push && given.has("X") && !given.has("x") && !given.has("exclude");
-    if (ignoredOnly && control.mayBeIgnored && !files.some((c) => control.mayBeIgnored!(c))) return true;
     if (!operands.length) return false;
     // a pathspec is a prefix of the paths it takes (or a pattern: any `*?[` or `:(magic)` could reach them)
     return operands.every((w) => {

@@ -159,41 +159,26 @@ describe("links, git -C in a loop, and git clean at the project root", () => {
   });
 });
 
-describe("git clean -X at a project root deletes only ignored files: it runs while no rule of git's could ignore the control file", () => {
+describe("git clean -X at a project root holding a control file is refused as -x is: git reads its ignore rules when it runs (x144 #3)", () => {
   const repo = join(home, "src", "ignoring");
   mkdirSync(join(repo, ".git", "info"), { recursive: true });
   mkdirSync(join(repo, ".hey"), { recursive: true });
   writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(repo, ".gitignore"), "build/\nnode_modules\n");
   writeFileSync(join(repo, ".hey", "config.toml"), '[permission]\ndeny = ["bash: curl *"]\n');
   const gitEnv = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), GIT_CONFIG_NOSYSTEM: "1" };
-  const check = permissionCheck(lists, "sh", { cwd: repo, home, controls: controlFiles(places({}, home, repo, "linux"), undefined), gitEnv });
-  const ignoring = (rules: Record<string, string>, run: () => void) => {
-    for (const [file, text] of Object.entries(rules)) writeFileSync(join(repo, file), text);
-    try {
-      run();
-    } finally {
-      for (const file of Object.keys(rules)) rmSync(join(repo, file));
-    }
-  };
-  test("with only build/ ignored, git clean -fdX runs; -x, or -e adding a rule, is refused", () =>
-    ignoring({ ".gitignore": "build/\nnode_modules\n" }, () => {
-      expect(check("bash", { command: "git clean -fdX" })).toBeUndefined();
-      refused(check("bash", { command: "git clean -fdx" }));
-      refused(check("bash", { command: "git clean -fdX -e .hey" }));
-    }));
+  const controls = controlFiles(places({}, home, repo, "linux"), undefined);
+  const check = permissionCheck({ ...lists, allow: [...lists.allow, "bash: echo *", "bash: tee *", "bash: printf *"] }, "sh", { cwd: repo, home, controls, gitEnv });
+  const denying = permissionCheck({ allow: [], deny: ["bash: curl *"], narrow: [] }, "sh", { cwd: repo, home, controls, gitEnv });
   test.each([
-    [".gitignore", ".hey/\n"],
-    [".gitignore", "*.toml\n!config.toml\n"],
-    [".git/info/exclude", "config.toml\n"],
-    [".hey/.gitignore", "*\n"],
-  ])("with %s holding %j, git clean -fdX is refused", (file, text) => ignoring({ [file]: text }, () => refused(check("bash", { command: "git clean -fdX" }))));
-  test("a rule in the global excludes file counts too", () => {
-    mkdirSync(join(home, ".config", "git"), { recursive: true });
-    writeFileSync(join(home, ".config", "git", "ignore"), ".hey\n");
-    try {
-      refused(check("bash", { command: "git clean -fdX" }));
-    } finally {
-      rmSync(join(home, ".config", "git"), { recursive: true });
-    }
+    "git clean -fdX",
+    "echo .hey/ | tee -a .gitignore; git clean -fdX",
+    "printf '.hey/\\n' >> .gitignore; git clean -fdX",
+    "git pull && git clean -fdX",
+    "git -c core.excludesFile=ig.txt clean -fdX",
+  ])("%s is refused", (command) => {
+    refused(check("bash", { command }));
+    refused(denying("bash", { command }));
   });
+  test("limited to a pathspec that cannot reach the file, git clean -fdX runs", () => expect(check("bash", { command: "git clean -fdX build/" })).toBeUndefined());
 });
