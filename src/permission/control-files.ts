@@ -131,6 +131,8 @@ const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the chec
 export interface Unplaced {
   raw: string;
   operand?: Word;
+  /** the directories a relative operand is taken from */
+  from?: string[];
 }
 
 /**
@@ -161,26 +163,31 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
     if (args[k] && decided(args[k]!) && args[k]!.text === "--") k++;
     const rest = args.slice(k);
     if (first.text === "pushd" && (noChdir || !rest.length || /^[+-]\d+$/.test(rest[0]!.text))) continue; // no new directory: -n, or a rotation
-    if (rest[0] && !decided(rest[0])) {
-      unplaced.push({ raw: seg.raw, operand: rest[0] });
-      continue;
+    // a loop variable over words the checker sees (`for d in ~/.local/state; do cd "$d"`) leads where each of them does
+    const values = rest[0] && !decided(rest[0]) ? ((rest.length === 1 ? rest[0].loopValues : undefined) ?? [rest[0]]) : [rest[0]];
+    const from = dirs;
+    for (const value of values) {
+      if (value && !decided(value)) {
+        unplaced.push({ raw: seg.raw, operand: value, from });
+        continue;
+      }
+      const to = value ? expand(value, control.home) : control.home;
+      if (rest.length > 1 || value?.text === "-" || to === undefined) {
+        unplaced.push({ raw: seg.raw });
+        continue;
+      }
+      const abs = f.absolute(to);
+      const reached = abs !== undefined ? [abs] : from.map((d) => f.join(d, to));
+      // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
+      const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
+      const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
+      const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
+      if (more.length > MAX_DIRS) {
+        unplaced.push({ raw: seg.raw });
+        continue;
+      }
+      dirs = more;
     }
-    const to = rest[0] ? expand(rest[0], control.home) : control.home;
-    if (rest.length > 1 || rest[0]?.text === "-" || to === undefined) {
-      unplaced.push({ raw: seg.raw });
-      continue;
-    }
-    const abs = f.absolute(to);
-    const reached = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, to));
-    // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
-    const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
-    const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
-    const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
-    if (more.length > MAX_DIRS) {
-      unplaced.push({ raw: seg.raw });
-      continue;
-    }
-    dirs = more;
   }
   return { dirs, unplaced };
 }
