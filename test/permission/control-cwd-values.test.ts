@@ -38,6 +38,9 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     'cd "$(dirname ~/.config/hey/x)" && git clean -fdx',
     'cd "$(echo ~/.config)" && unzip -o /tmp/e.zip',
     'cd "$d" && git stash -u',
+    'for d in ~/.config/*; do cd "$d" && git clean -fdx; done',
+    'shopt -s dotglob; for d in */; do (cd "$d" && git clean -fdx); done',
+    'f() { cd "$d" && git clean -fdx; }; for d in /tmp; do f; done',
     'git -C "$d" clean -fdx',
   ])("a directory known only at run time: %s is refused", (command) => refused(check("bash", { command })));
   test.each([
