@@ -68,7 +68,6 @@ const EDGES = new Set([
   "fs/read-head.ts",
   "fs/file-stamps.ts",
   "fs/ignore-files.ts",
-  "fs/may-be-ignored.ts",
   "fs/file-chunks.ts",
   "fs/fd-bytes.ts",
   "fs/real-target.ts",

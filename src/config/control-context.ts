@@ -10,7 +10,6 @@ import { checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
-import { mayBeIgnored } from "../fs/may-be-ignored.ts";
 import { fileId, fileLinks, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { CACHE_WHY, type ControlFiles, GIT_CONFIG_WHY, type Guarded, inGit, PATH_WHY } from "../permission/control-files.ts";
@@ -103,7 +102,6 @@ export function controlContext(place: ControlPlace): {
     pushForcing: (dir: string) => pushForcing(dir, place.home),
     gitAliases: (dir: string) => gitAliasConfig(dir, place.home),
     fileState,
-    mayBeIgnored: (abs) => mayBeIgnored(abs, env, place.home),
     sameFile: (abs, named, under) => {
       try {
         const id = fileId(abs);

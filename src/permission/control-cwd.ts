@@ -56,12 +56,14 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";
   const { dirs, unplaced } = placesReached(segments, control, f);
-  const lost = unplaced.map((u) => whyUnplaced(u, control, f)).find((why) => why !== undefined);
+  // bash's dotglob (or GLOBIGNORE, which turns it on) lets a loop's `*/` match `.hey/`
+  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
+  const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
   for (const seg of segments) {
     const change = seg.inert === "builtin" ? undefined : treeChange(seg);
     if (!change) continue;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
-    const places = runIn(seg, dirs, control, f);
+    const places = runIn(seg, dirs, control, f, dotglob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
     // after a `cd` that leads where only the run knows, only a directory the command names itself can be judged
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
@@ -88,8 +90,9 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 
   /**
    * Whether `git clean` (or `git stash -u`) keeps away from every one of `files` below `d`: its pathspecs cannot reach
-   * them (`git clean -fd src/` at a project root holding `.mcp.json`), or (clean) `-X` deletes only ignored
-   * files and no rule of git's could ignore them (no `-e`, which adds rules).
+   * them (`git clean -fd src/` at a project root holding `.mcp.json`). `-X` (ignored files only) earns no exception:
+   * git reads its ignore rules when it runs, after an earlier command (`echo .hey/ >> .gitignore`, `git pull`) or a
+   * `-c core.excludesFile=…` may have made the control file one of them (x144 #3).
    */
   function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
     const read = readGit(seg.words);
@@ -101,8 +104,6 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if (sub !== "clean" && !push) return false;
     const { given, operands, unsure } = gitArguments(seg.words, read.sub + (push || 1), push ? ["stash", "push"] : ["clean"]);
     if (unsure || given.has("pathspec-from-file")) return false;
-    const ignoredOnly = !push && given.has("X") && !given.has("x") && !given.has("exclude");
-    if (ignoredOnly && control.mayBeIgnored && !files.some((c) => control.mayBeIgnored!(c))) return true;
     if (!operands.length) return false;
     // a pathspec is a prefix of the paths it takes (or a pattern: any `*?[` or `:(magic)` could reach them)
     return operands.every((w) => {
@@ -115,40 +116,66 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 }
 
 /** The directories the segment runs in, from each of `dirs`: git's `-C` and `--work-tree` moved it (`named`: to a directory it names, whatever `dirs` is); `unknown`: one of those is known only at run time and could be a control file's directory. */
-function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour): { dirs: string[]; named?: true } | { unknown: string } {
+function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, dotglob: boolean): { dirs: string[]; named?: true } | { unknown: string } {
   if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return { dirs: dirs.map(f.normalize) };
   const { chdir, workTree } = gitDirectories(seg.words);
   let out = dirs;
-  let named = false;
+  let named = false as boolean;
   for (const w of [...chdir, ...(workTree ? [workTree] : [])]) {
-    const to = decided(w) ? expand(w, control.home) : undefined;
-    // as a `cd "$d"` is: refused only when its written last name could be a control file's directory (`-C "$X/.config"`); else where it stood
-    if (to === undefined) {
-      const why = decided(w) ? `\`${w.raw}\` names a home the checker does not know` : whyUnplaced({ raw: w.raw, operand: w }, control, f);
-      if (why !== undefined) return { unknown: why };
-      continue;
+    // a loop variable over words the checker sees moves it to each of them (`for d in a b; do git -C "$d" pull`)
+    const next: string[] = [];
+    let absolute = true;
+    for (const v of decided(w) ? [w] : (w.loopValues ?? [w])) {
+      const to = decided(v) ? expand(v, control.home) : undefined;
+      // as a `cd "$d"` is: refused when it could be a control file's directory (`-C "$X/.config"`, `-C "$D"`); else where it stood
+      if (to === undefined) {
+        const why = decided(v)
+          ? `\`${v.raw}\` names a home the checker does not know`
+          : whyUnplaced({ raw: v.raw, operand: v, from: out }, control, f, dotglob);
+        if (why !== undefined) return { unknown: why };
+        absolute = false;
+        next.push(...out);
+        continue;
+      }
+      const abs = f.absolute(to);
+      if (abs === undefined) absolute = false;
+      next.push(...(abs !== undefined ? [abs] : out.map((d) => f.join(d, to))));
     }
-    const abs = f.absolute(to);
-    if (abs !== undefined) named = true;
-    out = abs !== undefined ? [abs] : out.map((d) => f.join(d, to));
+    if (absolute) named = true;
+    out = [...new Set(next)];
   }
   return named ? { dirs: out.map(f.normalize), named } : { dirs: out.map(f.normalize) };
 }
 
 /**
  * Why a `cd` or `pushd` leads where only the run knows and that could hold a control file, or
- * undefined: an operand known only at run time whose written last name could not be one's (`cd
- * "$d"`: a last name all run-time could be anything, as any word could) leads nowhere judged.
+ * undefined. An operand known only at run time could be any directory unless its written last name
+ * could not be one's (`cd "$d/src"`): one whose last name is all run time (`D=~/.config; cd "$D"`,
+ * `cd "$(dirname ~/.config/hey/x)"`) could lead to any (x144 #1). A loop variable's glob (`for d in
+ * pkg*; do cd "$d"`) leads where the glob could match, judged against the control files from the directories it
+ * starts at.
  */
-function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour): string | undefined {
+function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: boolean): string | undefined {
   if (!u.operand) return `\`${u.raw}\` leads to a directory known only at run time`;
+  const why = `\`${u.operand.raw}\` is a directory known only at run time`;
+  if (u.operand.glob && !u.operand.unknown && !u.operand.anyValue && u.from) {
+    const to = expand(u.operand, control.home);
+    if (to === undefined) return why;
+    const abs = f.absolute(to);
+    const patterns = (abs !== undefined ? [abs] : u.from.map((d) => f.join(d, to))).map((p) => f.normalize(p).split(/[\\/]/).filter(Boolean));
+    const fold = control.fold || f === WINDOWS;
+    const reaches = (glob: string[], path: string) => {
+      const dir = f.normalize(path).split(/[\\/]/).filter(Boolean).slice(0, -1);
+      return glob.length <= dir.length && glob.every((g, k) => matchesName(fold ? g.toLowerCase() : g, fold ? dir[k]!.toLowerCase() : dir[k]!, dotglob));
+    };
+    return patterns.some((glob) => control.paths.some((c) => reaches(glob, c))) ? why : undefined;
+  }
   const names = new Set<string>();
   for (const p of control.paths) {
     const parts = f.normalize(p).split(/[\\/]/).filter(Boolean);
     for (const part of parts.slice(0, -1)) names.add(part);
   }
   const last = lastComponent(runtimeGlob(u.operand.raw));
-  if (/^\.{0,2}$/.test(last) || (/[^\0]/.test(last) && [...names].some((n) => matchesName(last, n))))
-    return `\`${u.operand.raw}\` is a directory known only at run time`;
+  if (/^\.{0,2}$/.test(last) || !/[^\0]/.test(last) || [...names].some((n) => matchesName(last, n))) return why;
   return undefined;
 }

@@ -39,8 +39,6 @@ export interface ControlFiles {
   workspacePackages?(dir: string): string[] | { unknown: string };
   /** why writing the absolute path `abs` writes what git runs commands from, found by what it is (fs/git-places.ts): in a git directory whatever its name, a config file git reads from the start directory, any of `from` or `abs`'s own (an included one too), the hooks directory core.hooksPath names; undefined: none; `unknown`: why it cannot be told */
   gitOwn?(abs: string, from?: readonly string[]): string | { unknown: string } | undefined;
-  /** whether a rule of git's could ignore the absolute `abs` (fs/may-be-ignored.ts: `git clean -X` deletes only what is ignored); true when that cannot be told */
-  mayBeIgnored?(abs: string): boolean;
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }
@@ -133,6 +131,8 @@ const MAX_DIRS = 32; // directories a script's `cd`s may lead to before the chec
 export interface Unplaced {
   raw: string;
   operand?: Word;
+  /** the directories a relative operand is taken from */
+  from?: string[];
 }
 
 /**
@@ -163,26 +163,31 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
     if (args[k] && decided(args[k]!) && args[k]!.text === "--") k++;
     const rest = args.slice(k);
     if (first.text === "pushd" && (noChdir || !rest.length || /^[+-]\d+$/.test(rest[0]!.text))) continue; // no new directory: -n, or a rotation
-    if (rest[0] && !decided(rest[0])) {
-      unplaced.push({ raw: seg.raw, operand: rest[0] });
-      continue;
+    // a loop variable over words the checker sees (`for d in ~/.local/state; do cd "$d"`) leads where each of them does
+    const values = rest[0] && !decided(rest[0]) ? ((rest.length === 1 ? rest[0].loopValues : undefined) ?? [rest[0]]) : [rest[0]];
+    const from = dirs;
+    for (const value of values) {
+      if (value && !decided(value)) {
+        unplaced.push({ raw: seg.raw, operand: value, from });
+        continue;
+      }
+      const to = value ? expand(value, control.home) : control.home;
+      if (rest.length > 1 || value?.text === "-" || to === undefined) {
+        unplaced.push({ raw: seg.raw });
+        continue;
+      }
+      const abs = f.absolute(to);
+      const reached = abs !== undefined ? [abs] : from.map((d) => f.join(d, to));
+      // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
+      const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
+      const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
+      const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
+      if (more.length > MAX_DIRS) {
+        unplaced.push({ raw: seg.raw });
+        continue;
+      }
+      dirs = more;
     }
-    const to = rest[0] ? expand(rest[0], control.home) : control.home;
-    if (rest.length > 1 || rest[0]?.text === "-" || to === undefined) {
-      unplaced.push({ raw: seg.raw });
-      continue;
-    }
-    const abs = f.absolute(to);
-    const reached = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, to));
-    // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
-    const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
-    const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
-    const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
-    if (more.length > MAX_DIRS) {
-      unplaced.push({ raw: seg.raw });
-      continue;
-    }
-    dirs = more;
   }
   return { dirs, unplaced };
 }

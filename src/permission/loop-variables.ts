@@ -11,6 +11,8 @@ export interface Loop {
   depth: number;
   /** every word of its list is one that cannot begin with `-`, expanded or not (`test/*.js`, `a b`, `[a-z]*`) */
   dashless: boolean;
+  /** the words of its list (none: `for f; do`, the arguments) */
+  list: Word[];
   end?: number;
 }
 
@@ -25,19 +27,40 @@ export const dashlessList = (words: Word[]): boolean => words.length > 0 && word
  * set itself.
  */
 export function dashlessVariables(text: string, loops: Loop[]): Set<string> {
-  const out = new Set<string>();
+  return new Set([...loopOnly(text, loops)].filter(([, own]) => own.every((l) => l.dashless)).map(([name]) => name));
+}
+
+/** The lowercase loop variables of `text` set by their loops alone and read only inside them (as above), with their loops. */
+function loopOnly(text: string, loops: Loop[]): Map<string, Loop[]> {
+  const out = new Map<string, Loop[]>();
   for (const name of new Set(loops.map((l) => l.name))) {
     const own = loops.filter((l) => l.name === name);
-    if (/^[A-Z0-9_]+$/.test(name) || own.some((l) => !l.dashless || l.end === undefined)) continue;
+    if (/^[A-Z0-9_]+$/.test(name) || own.some((l) => !l.list.length || l.end === undefined)) continue;
     const mentions = [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))].map((m) => m.index);
     const ok = mentions.every((p) => {
       if (own.some((l) => l.at === p)) return true;
       const read = (text[p - 1] === "$" && text[p - 2] !== "\\") || (text.slice(p - 2, p) === "${" && text[p + name.length] === "}");
       return read && own.some((l) => p > l.at && p < l.end!);
     });
-    if (ok) out.add(name);
+    if (ok) out.set(name, own);
   }
   return out;
+}
+
+/**
+ * Marks the words of `segments` that are only a loop variable (`"$d"`, `$d`, `${d}`) of loopOnly with
+ * the words of its lists (`loopValues`): `for d in ~/.local/state; do cd "$d"` leads where each of
+ * them does (control-cwd.ts), not anywhere.
+ */
+export function markLoopValues(text: string, loops: Loop[], segments: Segment[]): void {
+  if (!loops.length) return;
+  const lists = loopOnly(text, loops);
+  for (const seg of segments)
+    for (const w of seg.words) {
+      const name = /^("?)\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})\1$/.exec(w.raw);
+      const own = name && lists.get(name[2] ?? name[3]!);
+      if (own) w.loopValues = own.flatMap((l) => l.list);
+    }
 }
 
 /** Marks the words of `segments` that are exactly `"$NAME"` or `"${NAME}"` of a dashlessVariables name (quoted: not split into words). */

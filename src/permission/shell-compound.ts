@@ -102,7 +102,7 @@ export abstract class CompoundReader extends ConditionalReader {
         this.noNewline(list.at(-1)!);
       }
     }
-    this.loops.push({ name: name.text, at, depth, dashless: kw === "for" && dashlessList(list) });
+    this.loops.push({ name: name.text, at, depth, dashless: kw === "for" && dashlessList(list), list: kw === "for" ? list : [] });
     if (next === "in" || this.at() === ";") {
       if (this.at() === ";") this.i++;
       this.linebreaks();

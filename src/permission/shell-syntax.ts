@@ -6,7 +6,7 @@
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { type Body, FED, giveExecInput, giveStdin, inputs } from "./shell-stdin.ts";
-import { markDashless } from "./loop-variables.ts";
+import { markDashless, markLoopValues } from "./loop-variables.ts";
 import { unterminated } from "./shell-tokens.ts";
 import {
   ARITHMETIC,
@@ -187,6 +187,7 @@ class Reader extends CompoundReader {
   private settle(until: number): void {
     giveExecInput(this.out, this.called);
     markDashless(this.s, this.loops, this.out);
+    markLoopValues(this.s, this.loops, this.out);
     const numeric = numericVariables(this.s, this.sure, this.spans);
     const associative = associativeArrays(this.s, this.associative);
     for (const d of this.later!) {

@@ -38,6 +38,55 @@ const INDEX_ONLY: Record<string, { only: string[]; again: string[] }> = {
   restore: { only: ["staged"], again: ["worktree"] },
 };
 
+/** git's long options that have no short letter (so the generated tables do not list them), by subcommand: those that take a value and those that do not. */
+const GIT_LONG_ONLY: Record<string, { values?: string[]; flags?: string[] }> = {
+  apply: {
+    values: ["exclude", "include", "directory", "whitespace", "build-fake-ancestor"],
+    flags: [
+      "stat",
+      "numstat",
+      "summary",
+      "check",
+      "index",
+      "cached",
+      "apply",
+      "recount",
+      "allow-empty",
+      "unidiff-zero",
+      "no-add",
+      "inaccurate-eof",
+      "unsafe-paths",
+      "ignore-space-change",
+      "ignore-whitespace",
+      "allow-overlap",
+    ],
+  },
+  restore: {
+    values: ["conflict"],
+    flags: ["ignore-unmerged", "overlay", "no-overlay", "recurse-submodules", "no-recurse-submodules", "progress", "no-progress", "ignore-skip-worktree-bits"],
+  },
+  checkout: {
+    values: ["conflict", "orphan"],
+    flags: [
+      "ignore-skip-worktree-bits",
+      "ignore-other-worktrees",
+      "overwrite-ignore",
+      "no-overwrite-ignore",
+      "recurse-submodules",
+      "no-recurse-submodules",
+      "overlay",
+      "no-overlay",
+      "progress",
+      "no-progress",
+      "guess",
+      "no-guess",
+      "no-track",
+    ],
+  },
+  reset: { flags: ["soft", "mixed", "hard", "merge", "keep", "recurse-submodules", "no-recurse-submodules", "no-refresh", "refresh"] },
+  stash: { flags: ["no-keep-index", "include-untracked", "all", "keep-index", "staged", "patch", "quiet", "index"] },
+};
+
 // GNU tar's `--extract` and `--get` by any abbreviation it takes (`--extr`); cpio's `--extract` likewise
 const TAR_EXTRACT = /^--(ext(r(a(c(t)?)?)?)?|get?)$/;
 const CPIO_EXTRACT = /^--ext(r(a(c(t)?)?)?)?$/;
@@ -52,19 +101,90 @@ export function treeChange(seg: Segment): TreeChange | undefined {
   // the old style's first word is a cluster of letters in any case (`xf`, `Jxf`, `xJf`)
   if (name === "tar" || name === "bsdtar")
     return texts.some((t) => TAR_EXTRACT.test(t) || /^-[a-zA-Z]*x/.test(t)) || /^[a-zA-Z]*x/.test(texts[0] ?? "") ? "writes" : undefined;
-  // unzip's listing, testing and piping modes write nothing
-  if (name === "unzip") return texts.some((t) => /^-[lvtzZpc]/.test(t)) ? undefined : "writes";
+  if (name === "unzip") return unzipReads(texts) ? undefined : "writes";
   if (name === "cpio") return texts.some((t) => CPIO_EXTRACT.test(t) || /^-[a-zA-Z]*i/.test(t)) ? "writes" : undefined;
   // every 7-Zip program; its commands in any case (`7z X`), the first word that is no switch
   if (/^7z[arz]?$/.test(name)) return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
-  if (name === "patch") return texts.some((t) => t === "--dry-run") ? undefined : "writes";
+  if (name === "patch") return patchDryRun(texts) ? undefined : "writes";
   return undefined;
+}
+
+/**
+ * Whether unzip only lists, tests or pipes (`-l`, `-v`, `-t`, `-z`, `-Z`, `-p`, `-c`): read from the
+ * options before the archive alone, the values of `-d` and `-P` skipped; after the archive come the
+ * names to extract, `-x` exclusions and `-d` (`unzip -o e.zip -d ~/.config -x -l` extracts, x144 #4).
+ */
+function unzipReads(texts: string[]): boolean {
+  for (let k = 0; k < texts.length; k++) {
+    const t = texts[k]!;
+    if (!t.startsWith("-") || t === "-") return false; // the archive, or a word only the run knows
+    for (let j = 1; j < t.length; j++) {
+      if ("lvtzZpc".includes(t[j]!)) return true;
+      if ("dP".includes(t[j]!)) {
+        if (j + 1 === t.length) k++;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+// GNU patch's options that take a value (`-B --dry-run` is the backup prefix `--dry-run`), short and long
+const PATCH_SHORT_VALUES = "BDVYzordipFg";
+const PATCH_LONG_VALUES = [
+  "prefix",
+  "basename-prefix",
+  "suffix",
+  "version-control",
+  "output",
+  "reject-file",
+  "input",
+  "directory",
+  "strip",
+  "fuzz",
+  "define",
+  "get",
+  "quoting-style",
+  "reject-format",
+  "read-only",
+];
+
+/** Whether patch is given `--dry-run` (by any prefix getopt takes, `--dr`) as an option, not as another option's value; an unknown long option may take the next word. */
+function patchDryRun(texts: string[]): boolean {
+  for (let k = 0; k < texts.length; k++) {
+    const t = texts[k]!;
+    if (t === "--") return false;
+    if (/^--dr(y(-(r(u(n)?)?)?)?)?$/.test(t)) return true;
+    if (t.startsWith("--")) {
+      if (t.includes("=")) continue;
+      const name = t.slice(2);
+      const known = name.length > 0 && PATCH_LONG_VALUES.some((v) => v.startsWith(name));
+      if (known) k++;
+      else if (
+        !/^(forward|reverse|batch|force|silent|quiet|backup|binary|posix|verbose|ed|normal|context|unified|merge|remove-empty-files|ignore-whitespace|follow-symlinks|set-utc|set-time|no-backup-if-mismatch|backup-if-mismatch|help|version)$/.test(
+          name,
+        )
+      )
+        return false;
+    } else if (t.startsWith("-") && t.length > 1) {
+      const at = [...t.slice(1)].findIndex((c) => PATCH_SHORT_VALUES.includes(c));
+      if (at === t.length - 2) k++;
+    }
+  }
+  return false;
 }
 
 /** The arguments of git's subcommand from `at`, read by its option table (program-tables.ts): the options given (long names, or letters without one; their values skipped), the operands, and whether a word only the run knows stands among them. */
 export function gitArguments(words: Word[], at: number, path: string[]): { given: Set<string>; operands: Word[]; unsure: boolean } {
   const table = optionTable("git", path);
-  const longs = [...(table?.short.values() ?? [])].filter((s) => s.long);
+  const own = GIT_LONG_ONLY[path[0]!] ?? {};
+  const longs = [
+    ...[...(table?.short.values() ?? [])].filter((s) => s.long),
+    ...(own.values ?? []).map((long) => ({ long, value: true })),
+    ...(own.flags ?? []).map((long) => ({ long, value: false })),
+    { long: "pathspec-from-file", value: true },
+    { long: "pathspec-file-nul", value: false },
+  ];
   const given = new Set<string>();
   const operands: Word[] = [];
   let unsure = false;
@@ -86,6 +206,8 @@ export function gitArguments(words: Word[], at: number, path: string[]): { given
       const long = longs.find((s) => s.long === written) ?? (found.length === 1 ? found[0] : undefined);
       given.add(long?.long ?? written);
       if (eq < 0 && long?.value) k++;
+      // an option the checker does not know may take the next word as its value (`--exclude --cached`)
+      else if (eq < 0 && !long && k + 1 < words.length) unsure = true;
     } else if (t.length > 1 && t.startsWith("-")) {
       for (let j = 1; j < t.length; j++) {
         const short = table?.short.get(t[j]!);
