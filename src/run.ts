@@ -4,6 +4,7 @@
 // lies below gets the values they resolve to.
 import { EXIT, exitFor, RESUME_NEEDS_ID, UsageError, type CliArgs, type RunFlags } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
+import { outerDenyNotice } from "./config/outer-deny.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
@@ -164,6 +165,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
+    const outer = outerDenyNotice(config.outerDeny ?? [], here.root); // a config above the project still refuses what it denies: whose entries those are
+    for (const line of await once("outer", outer ? [outer] : [])) warn(line);
     // an untrusted project's deny entries narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;
     const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !config.projectDeny?.includes(d)) });
