@@ -4,7 +4,6 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
-import { realPathAt } from "../fs/root-probe.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { pathKey, recordedFor, recordKey } from "./record-key.ts";
@@ -18,7 +17,6 @@ import { isTable, type Table } from "./table.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
-import { errnoCode, errorText } from "../kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -32,8 +30,8 @@ export interface LoadedConfig {
   skipped?: string;
   /** the deny entries of that file applied all the same (projectDenyLayer): they only narrow */
   projectDeny?: string[];
-  /** the files above the project root (Places.outerConfigs) whose deny entries apply too, nearest first */
-  outerDeny?: string[];
+  /** each file above the project root (Places.outerConfigs) whose deny entries apply too, nearest first, with them as the settings hold them */
+  outerDeny?: { file: string; deny: string[] }[];
   /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key), `alias` the link's it was read by (load.ts keysOf) */
   guards: (LayerGuard & { key: string; alias?: string; lost?: true; untrusted?: true })[];
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
@@ -237,7 +235,10 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const outer = opts.here.outerConfigs ?? [];
-  const outerDeny = layers.filter((l) => outer.includes(l.source) && isTable(l.data.permission)).map((l) => l.source);
+  const outerDeny = layers
+    .filter((l) => outer.includes(l.source) && isTable(l.data.permission))
+    .map((l) => ({ file: l.source, deny: denyEntries(l.data).map((e) => anchoredEntry(e, projectFolder(l.source))) }))
+    .reverse();
   // only the deny entries of an untrusted project's file, or of one above the project, were weighed (projectDenyLayer): the rest of its record stays as it was
   const denyOnly = (source: string) => (source === project && !opts.trustProject) || outer.includes(source);
   const rest = (g: LayerGuard) => opts.approvals && denyOnly(g.source) && { used: withRecordedRest(g.used, opts.approvals.configs[recordKey(g.source)]) };

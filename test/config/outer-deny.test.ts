@@ -99,7 +99,7 @@ test("the root's deny entries apply from web/, trusted or not; its allow list, p
     expect(config.settings.permission.narrow).toEqual([]);
     expect(config.settings.agent.maxTurns).not.toBe(1);
     expect(config.settings.providers.map((p) => p.name)).not.toContain("evil");
-    expect(config.outerDeny).toEqual([rootConfig()]);
+    expect(config.outerDeny).toEqual([{ file: rootConfig(), deny: ["bash: echo PUSHED*", `read_file: ${root}/secrets/**`] }]);
   }
 });
 

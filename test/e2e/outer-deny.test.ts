@@ -42,6 +42,7 @@ test("a skill written from web/ moves the project to web/; the root's deny entri
   expect(first.stderr).not.toContain("apply too"); // the root is still the project: its own file
 
   // web/ is the project now: the root's file is above it, and its deny entries apply all the same
+  write(join(web, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
   scripted.calls = [
     ["bash", { command: "echo PUSHED1" }],
     ["write_file", { path: "../.hey/config.toml", content: "" }],
@@ -54,6 +55,8 @@ test("a skill written from web/ moves the project to web/; the root's deny entri
   expect(readFileSync(join(root, ".hey", "config.toml"), "utf8")).toBe(DENY);
   const notice = `hey: deny entries of ../.hey/config.toml apply too: it is above this project (${web})`;
   expect(second.stderr).toContain(notice);
+  // they are no list of the user's: Claude Code's rules, which hey does not apply, are still said
+  expect(second.stderr).toContain(".claude/settings.json has Claude Code permission rules (1 deny)");
 
   // trusted for the run (--approve): still in force; the notice was said once for this project
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
