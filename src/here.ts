@@ -2,7 +2,7 @@
 // directory and the file system (fs/root-probe.ts). main.ts imports this file only after the
 // flags, so `hey --version` and `hey --help` load none of node:fs, node:os and node:path (~3 MB of RSS).
 import { homedir } from "node:os";
-import { driveUpper, homeOf, places, projectRoot, type Places } from "./fs/places.ts";
+import { driveUpper, homeOf, outerConfigs, places, projectRoot, type Places } from "./fs/places.ts";
 import { realDir, rootProbe, startProbing, storedCase } from "./fs/root-probe.ts";
 import { rememberWorkDir } from "./fs/work-dir.ts";
 
@@ -13,5 +13,6 @@ export function here(): Places {
   const home = realDir(driveUpper(homeOf(process.env, process.platform, homedir), process.platform)); // as cwd is named: links resolved
   const cwd = storedCase(driveUpper(process.cwd(), process.platform));
   rememberWorkDir(cwd); // a project moved while hey runs is found out before a write would make it again (fs/work-dir.ts)
-  return places(process.env, home, cwd, process.platform, projectRoot(cwd, home, rootProbe));
+  const root = projectRoot(cwd, home, rootProbe);
+  return places(process.env, home, cwd, process.platform, root, outerConfigs(cwd, root, home, rootProbe));
 }

@@ -4,6 +4,7 @@
 // lies below gets the values they resolve to.
 import { EXIT, exitFor, RESUME_NEEDS_ID, UsageError, type CliArgs, type RunFlags } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
+import { outerDenyNotice } from "./config/outer-deny.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
@@ -164,9 +165,15 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    // an untrusted project's deny entries narrow what runs, but are no list of the user's: they never silence these notices
+    const outer = outerDenyNotice(
+      (config.outerDeny ?? []).map((o) => o.file),
+      here.root,
+    ); // a config above the project still refuses what it denies: whose entries those are
+    for (const line of await once("outer", outer ? [outer] : [])) warn(line);
+    // an untrusted project's deny entries, and those of a config above the project, narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;
-    const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !config.projectDeny?.includes(d)) });
+    const notUsers = [...(config.projectDeny ?? []), ...(config.outerDeny ?? []).flatMap((o) => o.deny)];
+    const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !notUsers.includes(d)) });
     for (const line of await once("", peerNotices(here, listed, env))) warn(line); // other agents' files
     for (const line of await once("reads", permission.entryNotes ?? [])) warn(line); // a read_file deny grep or edit does not keep, a glued `$`
     // once per user, to a person: a script's log on a fresh CI machine would have it on every run

@@ -13,11 +13,15 @@ import { inGit } from "../permission/control-files.ts";
 
 /**
  * The control files of a run, as absolute paths (links not resolved): user config, trust.json,
- * the approvals record, the project's `.hey/config.toml` and `.mcp.json`, and the `--config` file
- * when one is given (relative to `cwd`). The one list both the file tools' guard and the bash checker use.
+ * the approvals record, the project's `.hey/config.toml` and `.mcp.json`, the `.hey/config.toml` of
+ * each directory above the project whose deny entries apply (Places.outerConfigs), and the
+ * `--config` file when one is given (relative to `cwd`). The one list both the file tools' guard and
+ * the bash checker use. A config between the launch directory and the project root is not one: there
+ * is none (it would be the project's), and one made there moves the project, every deny list still applying.
  */
 export function controlFiles(here: Places, configFile: string | undefined): string[] {
-  const files = [here.userConfig, here.trustFile, here.approvalsFile, here.projectConfig, here.projectMcpJson];
+  const above = here.outerConfigs.filter((f) => !isWithin(f, here.root));
+  const files = [here.userConfig, here.trustFile, here.approvalsFile, here.projectConfig, here.projectMcpJson, ...above];
   if (configFile !== undefined) files.push(resolve(here.cwd, configFile));
   return files;
 }

@@ -4,7 +4,6 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
-import { realPathAt } from "../fs/root-probe.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { pathKey, recordedFor, recordKey } from "./record-key.ts";
@@ -18,7 +17,6 @@ import { isTable, type Table } from "./table.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
-import { errnoCode, errorText } from "../kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -32,6 +30,8 @@ export interface LoadedConfig {
   skipped?: string;
   /** the deny entries of that file applied all the same (projectDenyLayer): they only narrow */
   projectDeny?: string[];
+  /** each file above the project root (Places.outerConfigs) whose deny entries apply too, nearest first, with them as the settings hold them */
+  outerDeny?: { file: string; deny: string[] }[];
   /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key), `alias` the link's it was read by (load.ts keysOf) */
   guards: (LayerGuard & { key: string; alias?: string; lost?: true; untrusted?: true })[];
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
@@ -61,7 +61,7 @@ export interface LoadedConfig {
 interface LoadOptions {
   env: Env;
   /** the user file, the project's files and where a relative `--config` path starts (fs/places.ts) */
-  here: Pick<Places, "userConfig" | "projectConfig" | "projectMcpJson" | "cwd">;
+  here: Pick<Places, "userConfig" | "projectConfig" | "projectMcpJson" | "cwd"> & Partial<Pick<Places, "outerConfigs">>;
   configFile?: string;
   trustProject: boolean;
   flags: ConfigFlags;
@@ -150,8 +150,11 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
-  const narrowing = opts.trustProject ? undefined : projectDenyLayer(projectConfig, opts.approvals);
-  if (narrowing) layers.splice(layers[0]?.source === userConfig ? 1 : 0, 0, narrowing); // where the trusted file would be
+  // the other configs from the launch directory up to the git root narrow too, trusted or not: no move of the project takes their deny entries out of force
+  const outer = (opts.here.outerConfigs ?? []).filter((path) => path !== projectConfig).map((path) => projectDenyLayer(path, opts.approvals));
+  const project = opts.trustProject ? undefined : projectDenyLayer(projectConfig, opts.approvals);
+  const narrowing = [...outer.reverse(), project].filter((l) => l !== undefined);
+  layers.splice(layers[0]?.source === userConfig ? 1 : 0, 0, ...narrowing); // where the trusted file would be, the outermost first
   return layers;
 }
 
@@ -171,7 +174,7 @@ const recordedOf = (approvals: Approvals, layer: ConfigLayer) =>
   recordedFor(approvals, layer.source, () => guardedOf(checkLayer(layer.source, layer.data, layer.locate ?? layer.text).data));
 
 /**
- * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its deny entries that
+ * An untrusted project's `.hey/config.toml`, or one above the project (Places.outerConfigs), as far as it cannot hurt the user: its deny entries that
  * are rules (vanished.ts denyEntries), weighed against those the record holds of it, so one removed
  * (the file edited, broken or gone) applies until the user says yes. Undefined when neither has any:
  * a broken file in a cloned repository never stops hey.
@@ -215,11 +218,12 @@ function keysOf(source: string, opts: LoadOptions): { key: string; alias?: strin
   const alias = pathKey(source);
   const recorded = opts.approvals?.configs[key] ?? opts.approvals?.configs[alias];
   const project = source === opts.here.projectConfig;
+  const outer = !project && opts.here.outerConfigs?.includes(source);
   return {
     key,
     ...(alias !== key ? { alias } : {}),
     ...(!existsSync(source) && (recorded ? recorded.allow?.includes(ALLOWS_NOTHING) : opts.recordLost) ? { lost: true as const } : {}),
-    ...(project && !opts.trustProject ? { untrusted: true as const } : {}),
+    ...((project && !opts.trustProject) || outer ? { untrusted: true as const } : {}),
   };
 }
 
@@ -230,8 +234,14 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   // anchored at the project as the settings' deny list holds them (config/resolve.ts), so run.ts can tell them apart
   const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
-  // only an untrusted project's deny entries were weighed (projectDenyLayer): the rest of its record stays as it was
-  const rest = (used: Guarded) => opts.approvals && { used: withRecordedRest(used, opts.approvals.configs[recordKey(project)]) };
+  const outer = opts.here.outerConfigs ?? [];
+  const outerDeny = layers
+    .filter((l) => outer.includes(l.source) && isTable(l.data.permission))
+    .map((l) => ({ file: l.source, deny: denyEntries(l.data).map((e) => anchoredEntry(e, projectFolder(l.source))) }))
+    .reverse();
+  // only the deny entries of an untrusted project's file, or of one above the project, were weighed (projectDenyLayer): the rest of its record stays as it was
+  const denyOnly = (source: string) => (source === project && !opts.trustProject) || outer.includes(source);
+  const rest = (g: LayerGuard) => opts.approvals && denyOnly(g.source) && { used: withRecordedRest(g.used, opts.approvals.configs[recordKey(g.source)]) };
   const stillLost = (approvals: Approvals | undefined) => opts.recordLost === true && approvals === opts.approvals;
   const config: LoadedConfig = {
     settings,
@@ -239,7 +249,8 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     warnings: [...read, ...warnings, ...unrunnableTools(settings, layers)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
-    guards: guards.map((g) => ({ ...g, ...keysOf(g.source, opts), ...(g.source === project && !opts.trustProject && rest(g.used)) })),
+    ...(outerDeny.length ? { outerDeny } : {}),
+    guards: guards.map((g) => ({ ...g, ...keysOf(g.source, opts), ...rest(g) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one; while
     // none is (a removed record is rewritten at the model's first answer) the same stand-in comes back, and is still lost

@@ -24,6 +24,7 @@ import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes, setupPlaces } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
+import { outerDenyNotice } from "../config/outer-deny.ts";
 import { grepLine } from "../fs/ripgrep-choice.ts";
 import { filterLine } from "../tools/filter-watch.ts";
 import { renderJson, renderText, type Subject, type Written } from "./report.ts";
@@ -99,7 +100,11 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   ); // the skills' descriptions as a run's prompt has them
   const notes = projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens, (t) => redactedForm(t, redaction));
   const peers = [...peerNotices(here, false, env), ...notes];
-  const permissions = permissionLines(settings.permission, here.home);
+  const outer = outerDenyNotice(
+    (config.outerDeny ?? []).map((o) => o.file),
+    here.root,
+  ); // whose the deny entries no file of the project names are
+  const permissions = [...permissionLines(settings.permission, here.home), ...(outer ? [`permission: ${outer}`] : [])];
   const subject: Subject = {
     provider: provider.name,
     protocol: provider.protocol,

@@ -43,6 +43,8 @@ export interface Places extends PeerDirs {
   projectConfig: string;
   /** the project's `.mcp.json` (the `mcpServers` of Claude Code, Cursor and VS Code; read only when trusted) */
   projectMcpJson: string;
+  /** the other `.hey/config.toml` files whose deny entries apply, there or not (outerConfigs) */
+  outerConfigs: string[];
   trustFile: string;
   approvalsFile: string;
   /** what was said once per project of other agents' files (peers/said.ts) */
@@ -66,7 +68,7 @@ export interface Places extends PeerDirs {
  * is invalid and must be ignored: so it is, for all three, and for the two agents' variables too —
  * a relative one would mean another folder in every directory hey starts in.
  */
-export function places(env: Env, home: string, cwd: string, platform: string, root = cwd): Places {
+export function places(env: Env, home: string, cwd: string, platform: string, root = cwd, outer: string[] = []): Places {
   const configDir = join(absolute(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "hey");
   const stateDir = join(absolute(env.XDG_STATE_HOME) ?? join(home, ".local", "state"), "hey");
   const cacheDir = cacheOf(env, home, platform);
@@ -86,6 +88,7 @@ export function places(env: Env, home: string, cwd: string, platform: string, ro
     userConfig: join(configDir, "config.toml"),
     projectConfig: join(root, ".hey", "config.toml"),
     projectMcpJson: join(root, ".mcp.json"),
+    outerConfigs: outer,
     trustFile: join(configDir, "trust.json"),
     approvalsFile: join(stateDir, "approvals.json"),
     peerNoticesFile: join(stateDir, "peer-notices.json"),
@@ -163,6 +166,33 @@ export function projectRoot(cwd: string, home: string, probe: RootProbe): string
     if (dirname(dir) === dir) break;
   }
   return weak ?? cwd;
+}
+
+/**
+ * The `.hey/config.toml` paths, there or not, of every directory from `cwd` up to its git root (the
+ * nearest holding `.git`) — or up to its project `root` when that is higher or there is no git root
+ * — other than the project's own: their `[permission] deny` entries apply too (config/load.ts).
+ * What the agent writes can move the project: a `web/.hey/skills/x/SKILL.md` written from `web/`
+ * makes `web/` the project at the next start from there (x136), and the root's config with its deny
+ * list would no longer be read; a rule keeping the root instead let the agent drop a package's deny
+ * list by writing a file at the root (x143). With every config on the way applying its deny
+ * entries, no choice of project takes one out of force. Never home or above it, as for
+ * projectRoot. Nearest first. Pure: `probe` looks.
+ */
+export function outerConfigs(cwd: string, root: string, home: string, probe: RootProbe): string[] {
+  const dirs: string[] = [];
+  let git: string | undefined;
+  for (let dir = cwd; dir !== home; dir = dirname(dir)) {
+    dirs.push(dir);
+    if (probe.exists(join(dir, ".git"))) git ??= dir;
+    if ((git !== undefined && dirs.includes(root)) || dirname(dir) === dir) break;
+  }
+  // no git root: up to the project root (a bare .hey/ above the launch directory, or the launch directory itself)
+  const top = git === undefined ? dirs.indexOf(root) : dirs.length - 1;
+  return dirs
+    .slice(0, top + 1)
+    .filter((dir) => dir !== root)
+    .map((dir) => join(dir, ".hey", "config.toml"));
 }
 
 /** Whether `dir`'s `.hey/` holds none of the project's own files (no `config.toml`, no `skills/`): a task.md at most. */

@@ -60,6 +60,7 @@ test("the files in them, the project's config under the working directory", () =
     userConfig: "/h/.config/hey/config.toml",
     projectConfig: "/p/.hey/config.toml",
     projectMcpJson: "/p/.mcp.json",
+    outerConfigs: [],
     trustFile: "/h/.config/hey/trust.json",
     approvalsFile: "/h/.local/state/hey/approvals.json",
     peerNoticesFile: "/h/.local/state/hey/peer-notices.json",

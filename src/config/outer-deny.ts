@@ -1,0 +1,16 @@
+// What a run says of the configs above its project whose deny entries apply too (config/load.ts,
+// fs/places.ts outerConfigs): the project can move below them (an agent's `.hey/skills/` written
+// from a subdirectory), and their entries then refuse calls though no file of the project names
+// them. Pure.
+import { relative } from "node:path";
+
+/**
+ * The line naming `files` (absolute, nearest first) by their path from the project `root`, or
+ * undefined when there are none: at start (once per project while it holds), and in `hey doctor`.
+ */
+export function outerDenyNotice(files: readonly string[], root: string): string | undefined {
+  if (files.length === 0) return undefined;
+  const named = files.map((f) => relative(root, f));
+  const them = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  return `deny entries of ${them} apply too: ${named.length === 1 ? "it is" : "they are"} above this project (${root})`;
+}
