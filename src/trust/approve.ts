@@ -16,6 +16,7 @@ import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
@@ -127,7 +128,10 @@ export async function recordApprovals(
   announce = true,
 ): Promise<Approvals> {
   // a linked file under the link's path too (config/load.ts keysOf): found when the link is removed with the file
-  const used: Record<string, Guarded> = Object.fromEntries(config.guards.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
+  // a file not there when the record was removed lets nothing run in this run, yet is not recorded so: most users never
+  // had one (hey runs without), and one never created would lock them out of every tool that writes for good
+  const recorded = config.guards.filter((g) => !(state.lost && g.gone && g.lost && g.used.allow?.includes(ALLOWS_NOTHING)));
+  const used: Record<string, Guarded> = Object.fromEntries(recorded.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
   const changed = first || state.lost || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));

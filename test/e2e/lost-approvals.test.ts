@@ -4,7 +4,7 @@
 // not lock a run out — and `--approve` confirms the files in a `-p` run; a run the model never
 // answered rewrites no record. One-shot runs of dist/hey.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -29,18 +29,48 @@ async function recordRemoved(config: string) {
   rmSync(record());
 }
 
-test("the config and approvals.json both removed: rm is refused, this run and the next", async () => {
+test("the config and approvals.json both removed: rm is refused in the run that finds it, which says what to do; the file is not recorded as allowing nothing", async () => {
   await recordRemoved('[permission]\nallow = ["read_file", "bash: ls *"]\ndeny = ["bash: rm *"]\n');
   rmSync(join(scripted.home.path, ".config"), { recursive: true }); // as `git clean -fdx` in ~/.config does
   writeFileSync(victim(), "keep me\n");
   scripted.calls = [["bash", { command: "rm -v victim.txt" }]];
-  for (const run of [1, 2]) {
-    const r = await hey(["-m", "m1", "-p", "tidy up"], fromEnv());
-    if (run === 1) expect(r.stderr).toContain(missing());
-    expect(r.stderr).toContain("config.toml is not there, and the record of what you approved was removed");
-    expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
-    expect(existsSync(victim())).toBe(true);
-  }
+  const r = await hey(["-m", "m1", "-p", "tidy up"], fromEnv());
+  expect(r.stderr).toContain(missing());
+  expect(r.stderr).toContain("config.toml is not there, and the record of what you approved was removed");
+  const refusal = scripted.results()[0]!;
+  expect(refusal).toStartWith("blocked by permission rules:");
+  // what to do, not an edit of a file that is not there
+  expect(refusal).toContain("run `hey` at a terminal, or `hey --approve`");
+  expect(refusal).not.toContain("config.toml: add");
+  expect(existsSync(victim())).toBe(true);
+  expect(readFileSync(record(), "utf8")).not.toContain("<nothing until approved>");
+});
+
+test("sessions and no config ever, the record removed (a new machine with synced sessions): only the run that finds it is held back", async () => {
+  scripted.calls = [["bash", { command: "touch made-by-agent" }]];
+  expect((await hey(["-m", "m1", "-p", "hi"], fromEnv())).code).toBe(0);
+  expect(existsSync(join(scripted.project.path, "made-by-agent"))).toBe(true);
+  rmSync(record());
+  rmSync(join(scripted.project.path, "made-by-agent"));
+  const found = await hey(["-m", "m1", "-p", "hi"], fromEnv());
+  expect(found.stderr).toContain(missing());
+  expect(scripted.results()[0]).toContain("run `hey` at a terminal, or `hey --approve`");
+  const next = await hey(["-m", "m1", "-p", "hi"], fromEnv());
+  expect(next.stderr).not.toContain("missing");
+  expect(next.stderr).not.toContain("was removed");
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+  expect(existsSync(join(scripted.project.path, "made-by-agent"))).toBe(true);
+});
+
+test("a sync tool's marker or a .DS_Store in the sessions folder is no earlier run: no config at all, and the call runs", async () => {
+  mkdirSync(sessions(), { recursive: true });
+  writeFileSync(join(sessions(), ".stfolder"), "");
+  writeFileSync(join(sessions(), ".DS_Store"), "x");
+  scripted.calls = [["bash", { command: "touch made-by-agent" }]];
+  const r = await hey(["-m", "m1", "-p", "hi"], fromEnv());
+  expect(r.stderr).not.toContain("missing");
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+  expect(existsSync(join(scripted.project.path, "made-by-agent"))).toBe(true);
 });
 
 test("saved outputs in a cache restored without the state (CI) are no trace: a fresh state is a first run, and the call runs", async () => {
