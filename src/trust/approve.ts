@@ -166,16 +166,18 @@ export async function recordApprovals(
  * taken as it is) only once this run's model has answered, at its first answer (recordingOnAnswer),
  * so a run that never reached the model does not use up "the first run"; what a later call owes
  * replaces what an earlier one did. A record that exists is updated at once, as before: a yes at
- * the question is the user's, and an update never takes more than the user approved. trust.json is
+ * the question is the user's, and an update never takes more than the user approved; so is a `yes`
+ * (the user said yes at the question) after a removed record. trust.json is
  * read when the record is written: at the first answer no tool of this run has run yet.
  */
-export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>): Promise<void> {
+export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>, yes = false): Promise<void> {
   const write = async () => {
     state.record = await record();
     state.lost = undefined; // what the record now holds of each file keeps the loss (RECORD_LOST) until the user's yes
   };
-  // a record that was removed is rewritten only from a run the model answered, as a first one is written
-  if (state.owed === "answered" || (state.record !== undefined && !state.lost)) {
+  // a record that was removed is rewritten only from a run the model answered, as a first one is written — or at
+  // once when the user said yes at the question: that is the user's act, kept if the model never answers
+  if (state.owed === "answered" || (state.record !== undefined && (!state.lost || yes))) {
     if (state.owed !== "answered") state.owed = undefined; // what an earlier call owed is replaced
     return write();
   }
@@ -205,6 +207,10 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
     ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
   };
 }
+
+/** Whether the user said yes at decideWidenings' question: `before` held widenings, `after` (what it returned) none. */
+export const saidYes = (before: LoadedConfig, after: LoadedConfig, servers = true): boolean =>
+  after !== before && widenings(before, servers).length > 0 && widenings(after, servers).length === 0;
 
 /** The projects trust.json trusts: what the first record takes as trusted at hey's question. */
 function trustedIn(trustFile: string): string[] {

@@ -126,3 +126,25 @@ test("a first REPL that only ran !COMMAND (its output saved, no model answer) le
     await term.close();
   }
 });
+
+test("after a removed record, a yes at the REPL's question is recorded at once: kept when the model never answers", async () => {
+  const dead = "http://127.0.0.1:46401/v1"; // nothing listens there: the model never answers
+  const state = "$HOME/.local/state/hey";
+  const before = `mkdir -p ${state}/sessions $HOME/.config/hey && echo '{}' > ${state}/sessions/old.jsonl && printf '[permission]\\nallow = ["bash: seq *"]\\n' > $HOME/.config/hey/config.toml`;
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  try {
+    await term.waitFor("(y/N)");
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const kept = readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8");
+    expect(kept).toContain("bash: seq *");
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
+  } finally {
+    await term.close();
+  }
+});
