@@ -109,6 +109,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       : undefined;
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), {
       approve: args.approve && !agent,
+      terminal: isTty(0) || isTty(2),
       configFile: args.config,
       ask,
       warn: warn,

@@ -259,6 +259,10 @@ export function lostRecordNotice(record: string, trace: string, confirmed = fals
   return `${missing}, so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run \`hey\` at a terminal and answer its question, or run \`hey --approve\` once`;
 }
 
+/** A removed record and a `--approve` that may be the agent's (no terminal, no CI): what it does not do. */
+export const APPROVE_UNTYPED =
+  "--approve confirms your config files after a removed record only when typed at a terminal (or in CI, with CI set): from a run with no terminal on stdin or stderr it trusts the project for this run alone";
+
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */
 export const APPROVE_LEAVES =
   "--approve covers only the project's .hey/config.toml for this run, not the changes above: start hey at a terminal once to approve them";

@@ -88,7 +88,7 @@ test("saved outputs in a cache restored without the state (CI) are no trace: a f
 test("--approve confirms a removed record in a -p run: the call runs, and the next run without it too", async () => {
   await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
   scripted.calls = [["bash", { command: "seq 1 3" }]];
-  const r = await hey(["-p", "--approve", "count"]);
+  const r = await hey(["-p", "--approve", "count"], { CI: "true" }); // no terminal here: a CI job's
   expect(r.stderr).toContain(`${missing()}; --approve confirms your config files (and trust.json's answers) as they are now`);
   expect(scripted.results()[0]).not.toStartWith("blocked");
   const next = await hey(["-p", "count"]);

@@ -30,12 +30,12 @@ const writeRecord = (configs: Record<string, unknown>, trusted: string[] = []) =
 const record = () => JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { configs: Record<string, { allow?: string[]; deny?: string[] }> };
 
 /** A run's start (beginConfig), its widenings decided with `answer` at the REPL's question (none: a one-shot run), then recorded. */
-async function start(answer?: string, approve = false) {
+async function start(answer?: string, approve = false, terminal = true) {
   const said: string[] = [];
   const asked: string[] = [];
   const warn = (m: string) => said.push(m);
   const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
-  const begun = await beginConfig(here, env, {}, { approve, configFile: undefined, warn, ...(ask ? { ask } : {}) });
+  const begun = await beginConfig(here, env, {}, { approve, terminal, configFile: undefined, warn, ...(ask ? { ask } : {}) });
   if (begun === "cancelled") throw new Error("cancelled");
   const config = await decideWidenings(begun.config, ask, warn);
   await recordApprovals(config, begun.approvals, here.trustFile, warn);
@@ -174,6 +174,18 @@ test("the record removed and the user config gone too: no list is taken as dropp
   const next = await start();
   expect(next.permission.allow).toEqual([]);
   expect(next.said).toEqual([]);
+});
+
+test("--approve from a run with no terminal and no CI (an agent's bash, its mark unset) confirms nothing after a removed record, and says so", async () => {
+  mkdirSync(join(here.userConfig, ".."), { recursive: true });
+  writeFileSync(here.userConfig, '[permission]\nallow = ["bash: git *"]\n');
+  recordRemoved();
+  const run = await start(undefined, true, false);
+  expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
+  expect(run.said).toContain(
+    "--approve confirms your config files after a removed record only when typed at a terminal (or in CI, with CI set): from a run with no terminal on stdin or stderr it trusts the project for this run alone",
+  );
+  expect(record().configs[here.userConfig]?.allow).toEqual([ALLOWS_NOTHING]);
 });
 
 test("--approve confirms a removed record: the files are taken as they are, as on hey's first run", async () => {
