@@ -44,9 +44,10 @@ export function permissionRules(
   // an allow list that lets nothing through until the user approves (a removed approvals record, entries all replaced):
   // adding an entry to the file would only wait for approval too, so a refusal says how to approve instead
   const unapproved = all.map((l) => l.allow.includes(ALLOWS_NOTHING));
-  const checks = all.map(
-    (l, i) => compileRules(shortPaths(unapproved[i] ? { ...l, file: undefined } : l, place.home), shell, control, CASELESS_FILES, files).rules,
-  );
+  const compile = (l: PermissionRules) => compileRules(shortPaths(l, place.home), shell, control, CASELESS_FILES, files).rules;
+  const checks = all.map(compile);
+  // for a refusal by no entry at all: without the file, whose "add an entry there" would not help
+  const fileless = all.map((l, i) => (unapproved[i] ? compile({ ...l, file: undefined }) : undefined));
   const searched = (tool: string) => anyRefuses(checks.map((rules) => searchedFileRefusal(tool, rules)));
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
@@ -55,7 +56,9 @@ export function permissionRules(
       if (refusal) return refusal;
       for (const [i, rules] of checks.entries()) {
         const decision = decide(tool, args, rules, origin);
-        if (!decision.allowed) return unapproved[i] && decision.reason.includes(UNLISTED) ? decision.reason + UNAPPROVED_HINT : decision.reason;
+        if (decision.allowed) continue;
+        const bare = fileless[i] && decision.reason.includes(UNLISTED) ? decide(tool, args, fileless[i], origin) : undefined;
+        return bare && !bare.allowed ? bare.reason + UNAPPROVED_HINT : decision.reason;
       }
       return undefined;
     });
