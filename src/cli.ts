@@ -129,6 +129,7 @@ Options:
       --approve            trust this project's .hey/config.toml and .mcp.json (as
                            written: their MCP servers too) and skills for this run;
                            after a removed approvals record, confirm your config files
+                           (typed at a terminal, or with CI set)
   -c, --continue           continue the latest session of this directory (not open in
                            another hey); in one with none, of its project
       --resume [ID]        continue the session ID (or a unique start or end of it);

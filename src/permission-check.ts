@@ -10,7 +10,7 @@ import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
 import { realTargetBounded } from "./fs/real-target.ts";
 import { anyRefuses, searchedFileRefusal } from "./permission/searched-files.ts";
-import { CASELESS_FILES, compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
+import { ALLOWS_NOTHING, CASELESS_FILES, compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
 
 /**
  * where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set);
@@ -40,16 +40,25 @@ export function permissionRules(
   // a refusal names the list's file as the user writes it: `~/.config/hey/config.toml`
   // path entries (`read_file: src/**`) judge the file a path really names, links followed within the deadline
   const files = { cwd: place.cwd, home: place.home, real: realTargetBounded, fold: CASELESS_FILES };
-  const checks = everyList(lists).map((l: PermissionRules) => compileRules(shortPaths(l, place.home), shell, control, CASELESS_FILES, files).rules);
+  const all = everyList(lists);
+  // an allow list that lets nothing through until the user approves (a removed approvals record, entries all replaced):
+  // adding an entry to the file would only wait for approval too, so a refusal says how to approve instead
+  const unapproved = all.map((l) => l.allow.includes(ALLOWS_NOTHING));
+  const compile = (l: PermissionRules) => compileRules(shortPaths(l, place.home), shell, control, CASELESS_FILES, files).rules;
+  const checks = all.map(compile);
+  // for a refusal by no entry at all: without the file, whose "add an entry there" would not help
+  const fileless = all.map((l, i) => (unapproved[i] ? compile({ ...l, file: undefined }) : undefined));
   const searched = (tool: string) => anyRefuses(checks.map((rules) => searchedFileRefusal(tool, rules)));
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
       const bases = origin && place.bases ? place.bases(origin.server) : undefined;
       const refusal = guarded ? controlRefusal(tool, args, target, bases) : undefined;
       if (refusal) return refusal;
-      for (const rules of checks) {
+      for (const [i, rules] of checks.entries()) {
         const decision = decide(tool, args, rules, origin);
-        if (!decision.allowed) return decision.reason;
+        if (decision.allowed) continue;
+        const bare = fileless[i] && decision.reason.includes(UNLISTED) ? decide(tool, args, fileless[i], origin) : undefined;
+        return bare && !bare.allowed ? bare.reason + UNAPPROVED_HINT : decision.reason;
       }
       return undefined;
     });
@@ -57,6 +66,10 @@ export function permissionRules(
   check.files = searched;
   return { check, compiled: checks };
 }
+
+const UNLISTED = " matches no allow entry";
+const UNAPPROVED_HINT =
+  "; no allow entry counts until you approve your config files: run `hey` at a terminal, or `hey --approve` after a removed approvals record (read-only commands run meanwhile)";
 
 /** `l` with its files as the user writes them (`~/.config/hey/config.toml`), as a refusal names them. */
 function shortPaths(l: PermissionRules, home: string): PermissionRules {

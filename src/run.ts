@@ -25,7 +25,7 @@ import type { Runtime } from "./runtime.ts";
 import { SessionLockedError } from "./sessions/lock.ts";
 import { openSession, SessionError } from "./sessions/open-session.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import { decideWidenings, recordApprovals, recordOnAnswer, widenings, withPendingCa } from "./trust/approve.ts";
+import { decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
@@ -110,6 +110,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       : undefined;
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), {
       approve: args.approve && !agent,
+      terminal: isTty(0) || isTty(2),
       configFile: args.config,
       ask,
       warn: warn,
@@ -129,7 +130,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       notices.print(`hey: ${m}`);
       if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
     };
-    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks));
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), saidYes(begun.config, config, args.run.mcp));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read

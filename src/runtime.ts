@@ -31,7 +31,7 @@ import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
-import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
+import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, saidYes, widenings, type ApprovalState } from "./trust/approve.ts";
 import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
 import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
@@ -241,7 +241,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return { ...nothing, errors: [errorText(e)] };
     }
     const { fetchImpl: nextFetch, provider: nextProvider } = swaps;
-    const s = decided.settings;
+    const [s, yes] = [decided.settings, saidYes(next.config, decided, servers)]; // yes: the user's, recorded at once
     const known = new Set(live.config.warnings);
     return {
       errors: [],
@@ -258,7 +258,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         agent.switchModel(nextProvider, s.effort === current.effort ? { ...next, ...(effort === undefined ? {} : { effort }) } : next);
         if (s.effort === current.effort) agent.setEffort(effort);
         const { approvals, project, warn, oneShot } = parts;
-        await recordOnAnswer(approvals, () => recordApprovals(decided, approvals, project.trustFile, warn, !oneShot));
+        await recordOnAnswer(approvals, () => recordApprovals(decided, approvals, project.trustFile, warn, !oneShot), yes);
       },
     };
   };

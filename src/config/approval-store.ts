@@ -66,7 +66,7 @@ export async function updateApprovals(file: string, update: (a: Approvals) => Ap
 
 /**
  * The first of `places` (hey's sessions: written only once a model answered, when the first record
- * is written too, and kept in the record's own state directory) that holds anything, or undefined:
+ * is written too, and kept in the record's own state directory) that holds a session file (`*.jsonl`), or undefined:
  * with none of them, a missing record is hey's first run; with one, the record was removed. Saved
  * command outputs are none: a `!COMMAND` saves them before any answer, and a cache is often restored
  * apart from the state (CI).
@@ -74,7 +74,8 @@ export async function updateApprovals(file: string, update: (a: Approvals) => Ap
 export function earlierRunTrace(places: readonly string[]): string | undefined {
   return places.find((dir) => {
     try {
-      return readdirSync(dir).length > 0;
+      // a session file, not whatever else sits there: a sync tool's marker (.stfolder), a .DS_Store, a leftover lock
+      return readdirSync(dir).some((name) => name.endsWith(".jsonl") && !name.startsWith("."));
     } catch {
       return false; // not there, or not a directory: no trace
     }

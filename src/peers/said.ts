@@ -8,6 +8,13 @@ import { readOwnFile } from "../fs/own-files.ts";
 /** The record is a few hashes per project; anything bigger is not hey's. */
 const SAID_MAX_BYTES = 1024 * 1024;
 
+/**
+ * How long a start waits for another hey's lock of the record: a "said once" record is not worth a
+ * slow start, and a lock left by a killed hey or another machine (a synced home) is held for a minute
+ * or for good — the notice is then said again next time, nothing worse.
+ */
+const SAID_LOCK_WAIT_MS = 200;
+
 type Said = Record<string, string[]>;
 
 // Bun's hasher, not node:crypto's: importing that module costs every run ~3 MB of memory
@@ -53,7 +60,7 @@ export function saidRecord(file: string, read: typeof readOwnFile = readOwnFile)
         else delete now[key];
         await writeFileAtomic(file, JSON.stringify(now) + "\n", { own: true, private: true });
       },
-      { private: true },
+      { private: true, waitMs: SAID_LOCK_WAIT_MS },
     );
   return {
     async unsaid(project, notices, topic = "") {
@@ -69,7 +76,7 @@ export function saidRecord(file: string, read: typeof readOwnFile = readOwnFile)
       try {
         await record(key, now);
       } catch {
-        // a read-only state directory, or another hey holding the lock for seconds: said again next time
+        // a read-only state directory, or a lock another hey holds: said again next time
       }
       return fresh;
     },

@@ -16,6 +16,7 @@ import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
@@ -127,7 +128,10 @@ export async function recordApprovals(
   announce = true,
 ): Promise<Approvals> {
   // a linked file under the link's path too (config/load.ts keysOf): found when the link is removed with the file
-  const used: Record<string, Guarded> = Object.fromEntries(config.guards.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
+  // a file not there when the record was removed lets nothing run in this run, yet is not recorded so: most users never
+  // had one (hey runs without), and one never created would lock them out of every tool that writes for good
+  const recorded = config.guards.filter((g) => !(state.lost && g.gone && g.lost && g.used.allow?.includes(ALLOWS_NOTHING)));
+  const used: Record<string, Guarded> = Object.fromEntries(recorded.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
   const changed = first || state.lost || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
@@ -162,16 +166,18 @@ export async function recordApprovals(
  * taken as it is) only once this run's model has answered, at its first answer (recordingOnAnswer),
  * so a run that never reached the model does not use up "the first run"; what a later call owes
  * replaces what an earlier one did. A record that exists is updated at once, as before: a yes at
- * the question is the user's, and an update never takes more than the user approved. trust.json is
+ * the question is the user's, and an update never takes more than the user approved; so is a `yes`
+ * (the user said yes at the question) after a removed record. trust.json is
  * read when the record is written: at the first answer no tool of this run has run yet.
  */
-export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>): Promise<void> {
+export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>, yes = false): Promise<void> {
   const write = async () => {
     state.record = await record();
     state.lost = undefined; // what the record now holds of each file keeps the loss (RECORD_LOST) until the user's yes
   };
-  // a record that was removed is rewritten only from a run the model answered, as a first one is written
-  if (state.owed === "answered" || (state.record !== undefined && !state.lost)) {
+  // a record that was removed is rewritten only from a run the model answered, as a first one is written — or at
+  // once when the user said yes at the question: that is the user's act, kept if the model never answers
+  if (state.owed === "answered" || (state.record !== undefined && (!state.lost || yes))) {
     if (state.owed !== "answered") state.owed = undefined; // what an earlier call owed is replaced
     return write();
   }
@@ -201,6 +207,10 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
     ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
   };
 }
+
+/** Whether the user said yes at decideWidenings' question: `before` held widenings, `after` (what it returned) none. */
+export const saidYes = (before: LoadedConfig, after: LoadedConfig, servers = true): boolean =>
+  after !== before && widenings(before, servers).length > 0 && widenings(after, servers).length === 0;
 
 /** The projects trust.json trusts: what the first record takes as trusted at hey's question. */
 function trustedIn(trustFile: string): string[] {

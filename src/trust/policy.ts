@@ -242,7 +242,7 @@ const restOf = (w: Widening) => (w.untrusted ? "nothing else in the file is used
 function goneNotice(w: Widening, asked: boolean): string {
   const then = asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them";
   if (w.lost)
-    return `${visible(w.file)} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; ${asked ? "hey asks again at the next start or /reload" : "run hey at a terminal or with --approve to confirm"}`;
+    return `${visible(w.file)} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so, and the next start goes without the file; ${asked ? "/reload asks again" : "to go on without it now, run `hey` at a terminal or `hey --approve`"}`;
   const lists = w.untrusted ? "the project's deny entries recorded there" : "the lists you approved there";
   return `${visible(w.file)} is gone; ${lists} still apply; ${then}`;
 }
@@ -256,8 +256,12 @@ export function lostRecordNotice(record: string, trace: string, confirmed = fals
   const missing = `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed`;
   if (confirmed)
     return `${missing}; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers`;
-  return `${missing}, so nothing in your config files counts as approved, and their allow lists let no tool call run (a file that is not there counts as one; a --config file you name is taken as it is), until you confirm them at hey's interactive prompt or run hey once with --approve`;
+  return `${missing}, so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run \`hey\` at a terminal and answer its question, or run \`hey --approve\` once`;
 }
+
+/** A removed record and a `--approve` that may be the agent's (no terminal, no CI): what it does not do. */
+export const APPROVE_UNTYPED =
+  "--approve confirms your config files after a removed record only when typed at a terminal (or in CI, with CI set): from a run with no terminal on stdin or stderr it trusts the project for this run alone";
 
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */
 export const APPROVE_LEAVES =

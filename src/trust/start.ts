@@ -8,7 +8,7 @@ import { ConfigError, UnknownProviderError, type ConfigFlags } from "../config/s
 import { isTable } from "../config/table.ts";
 import type { Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
-import { unloadedProviderHint } from "./policy.ts";
+import { APPROVE_UNTYPED, unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
 import { agentCommand } from "../agent-mark.ts";
 import { settleTrust, type TrustOutcome } from "./store.ts";
@@ -32,6 +32,8 @@ export async function beginConfig(
   flags: ConfigFlags,
   opts: {
     approve: boolean;
+    /** a terminal on stdin or stderr: with it (or CI set), `approve` was typed by the user and confirms a removed record */
+    terminal?: boolean;
     configFile: string | undefined;
     ask?: (question: string) => Promise<string | undefined>;
     warn(message: string): void;
@@ -41,8 +43,11 @@ export async function beginConfig(
 ): Promise<Begun | "cancelled"> {
   // a session left by an earlier run (written, as the first record is, once a model answered; in the record's own
   // state tree, not the cache a CI job may restore apart): a missing record was removed, not never written
-  const confirms = opts.approve && agentCommand(env) === undefined; // --approve typed by the user confirms the files as they are
-  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir], confirms);
+  // --approve confirms the files as they are only when the user typed it: no agent mark, and a terminal on stdin or
+  // stderr — the agent's bash has none, even with the mark unset — or a CI job (CI set), whose fresh state is a first run anyway
+  const typed = opts.approve && agentCommand(env) === undefined && (opts.terminal === true || Boolean(env.CI));
+  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir], typed);
+  if (opts.approve && !typed && approvals.lost) opts.warn(APPROVE_UNTYPED);
   const { ask } = opts;
   const trust = await settleTrust({
     here,

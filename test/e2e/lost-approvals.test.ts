@@ -4,7 +4,7 @@
 // not lock a run out — and `--approve` confirms the files in a `-p` run; a run the model never
 // answered rewrites no record. One-shot runs of dist/hey.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -29,18 +29,48 @@ async function recordRemoved(config: string) {
   rmSync(record());
 }
 
-test("the config and approvals.json both removed: rm is refused, this run and the next", async () => {
+test("the config and approvals.json both removed: rm is refused in the run that finds it, which says what to do; the file is not recorded as allowing nothing", async () => {
   await recordRemoved('[permission]\nallow = ["read_file", "bash: ls *"]\ndeny = ["bash: rm *"]\n');
   rmSync(join(scripted.home.path, ".config"), { recursive: true }); // as `git clean -fdx` in ~/.config does
   writeFileSync(victim(), "keep me\n");
   scripted.calls = [["bash", { command: "rm -v victim.txt" }]];
-  for (const run of [1, 2]) {
-    const r = await hey(["-m", "m1", "-p", "tidy up"], fromEnv());
-    if (run === 1) expect(r.stderr).toContain(missing());
-    expect(r.stderr).toContain("config.toml is not there, and the record of what you approved was removed");
-    expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
-    expect(existsSync(victim())).toBe(true);
-  }
+  const r = await hey(["-m", "m1", "-p", "tidy up"], fromEnv());
+  expect(r.stderr).toContain(missing());
+  expect(r.stderr).toContain("config.toml is not there, and the record of what you approved was removed");
+  const refusal = scripted.results()[0]!;
+  expect(refusal).toStartWith("blocked by permission rules:");
+  // what to do, not an edit of a file that is not there
+  expect(refusal).toContain("run `hey` at a terminal, or `hey --approve`");
+  expect(refusal).not.toContain("config.toml: add");
+  expect(existsSync(victim())).toBe(true);
+  expect(readFileSync(record(), "utf8")).not.toContain("<nothing until approved>");
+});
+
+test("sessions and no config ever, the record removed (a new machine with synced sessions): only the run that finds it is held back", async () => {
+  scripted.calls = [["bash", { command: "touch made-by-agent" }]];
+  expect((await hey(["-m", "m1", "-p", "hi"], fromEnv())).code).toBe(0);
+  expect(existsSync(join(scripted.project.path, "made-by-agent"))).toBe(true);
+  rmSync(record());
+  rmSync(join(scripted.project.path, "made-by-agent"));
+  const found = await hey(["-m", "m1", "-p", "hi"], fromEnv());
+  expect(found.stderr).toContain(missing());
+  expect(scripted.results()[0]).toContain("run `hey` at a terminal, or `hey --approve`");
+  const next = await hey(["-m", "m1", "-p", "hi"], fromEnv());
+  expect(next.stderr).not.toContain("missing");
+  expect(next.stderr).not.toContain("was removed");
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+  expect(existsSync(join(scripted.project.path, "made-by-agent"))).toBe(true);
+});
+
+test("a sync tool's marker or a .DS_Store in the sessions folder is no earlier run: no config at all, and the call runs", async () => {
+  mkdirSync(sessions(), { recursive: true });
+  writeFileSync(join(sessions(), ".stfolder"), "");
+  writeFileSync(join(sessions(), ".DS_Store"), "x");
+  scripted.calls = [["bash", { command: "touch made-by-agent" }]];
+  const r = await hey(["-m", "m1", "-p", "hi"], fromEnv());
+  expect(r.stderr).not.toContain("missing");
+  expect(scripted.results()[0]).not.toStartWith("blocked");
+  expect(existsSync(join(scripted.project.path, "made-by-agent"))).toBe(true);
 });
 
 test("saved outputs in a cache restored without the state (CI) are no trace: a fresh state is a first run, and the call runs", async () => {
@@ -58,7 +88,7 @@ test("saved outputs in a cache restored without the state (CI) are no trace: a f
 test("--approve confirms a removed record in a -p run: the call runs, and the next run without it too", async () => {
   await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
   scripted.calls = [["bash", { command: "seq 1 3" }]];
-  const r = await hey(["-p", "--approve", "count"]);
+  const r = await hey(["-p", "--approve", "count"], { CI: "true" }); // no terminal here: a CI job's
   expect(r.stderr).toContain(`${missing()}; --approve confirms your config files (and trust.json's answers) as they are now`);
   expect(scripted.results()[0]).not.toStartWith("blocked");
   const next = await hey(["-p", "count"]);
@@ -92,6 +122,28 @@ test("a first REPL that only ran !COMMAND (its output saved, no model answer) le
     const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
     expect(r.stderr).not.toContain("missing");
     expect(existsSync(join(term.home, ".local", "state", "hey", "approvals.json"))).toBe(false);
+  } finally {
+    await term.close();
+  }
+});
+
+test("after a removed record, a yes at the REPL's question is recorded at once: kept when the model never answers", async () => {
+  const dead = "http://127.0.0.1:46401/v1"; // nothing listens there: the model never answers
+  const state = "$HOME/.local/state/hey";
+  const before = `mkdir -p ${state}/sessions $HOME/.config/hey && echo '{}' > ${state}/sessions/old.jsonl && printf '[permission]\\nallow = ["bash: seq *"]\\n' > $HOME/.config/hey/config.toml`;
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  try {
+    await term.waitFor("(y/N)");
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const kept = readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8");
+    expect(kept).toContain("bash: seq *");
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
   } finally {
     await term.close();
   }

@@ -4,7 +4,7 @@
 // one sees; a change is written as that key alone, read again under the file's lock, so two heys
 // starting at once keep each other's changes (x138 #4).
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readOwnFile } from "../../src/fs/own-files.ts";
 import { saidRecord } from "../../src/peers/said.ts";
@@ -67,3 +67,14 @@ test("two starts at once keep each other's changes: a key one drops is not put b
   expect(await next.unsaid("/P", ["trust: not decided"], "trust")).toEqual(["trust: not decided"]);
   expect(await next.unsaid("/P", ["CLAUDE.md found"])).toEqual([]);
 });
+
+// the lock's wait is the timeout's business: at 5 s a notice (the wait before) the five take 25 s
+test("a lock held by a hey on another machine costs a start no wait: the notices are said, nothing written, said again next start", async () => {
+  const file = join(dir.path, "state", "peer-notices.json");
+  mkdirSync(join(dir.path, "state"), { recursive: true });
+  writeFileSync(`${file}.lock`, "4242 laptop-b\n"); // never stale: its host cannot be asked
+  const first = await start(file, ["CLAUDE.md found"]);
+  expect(first.said).toEqual(["trust: not decided", "CLAUDE.md found", "lists: none set", "CLAUDE.md imports left out"]);
+  expect(existsSync(file)).toBe(false);
+  expect((await start(file, ["CLAUDE.md found"])).said).toEqual(first.said);
+}, 8000);

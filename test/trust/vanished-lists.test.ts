@@ -30,12 +30,12 @@ const writeRecord = (configs: Record<string, unknown>, trusted: string[] = []) =
 const record = () => JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { configs: Record<string, { allow?: string[]; deny?: string[] }> };
 
 /** A run's start (beginConfig), its widenings decided with `answer` at the REPL's question (none: a one-shot run), then recorded. */
-async function start(answer?: string, approve = false) {
+async function start(answer?: string, approve = false, terminal = true) {
   const said: string[] = [];
   const asked: string[] = [];
   const warn = (m: string) => said.push(m);
   const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
-  const begun = await beginConfig(here, env, {}, { approve, configFile: undefined, warn, ...(ask ? { ask } : {}) });
+  const begun = await beginConfig(here, env, {}, { approve, terminal, configFile: undefined, warn, ...(ask ? { ask } : {}) });
   if (begun === "cancelled") throw new Error("cancelled");
   const config = await decideWidenings(begun.config, ask, warn);
   await recordApprovals(config, begun.approvals, here.trustFile, warn);
@@ -159,22 +159,33 @@ function recordRemoved() {
   writeFileSync(join(here.sessionsDir, "s.jsonl"), "{}\n");
 }
 
-test("the record removed and the user config gone too: no list is taken as dropped, and the record written keeps the loss", async () => {
+test("the record removed and the user config gone too: no list is taken as dropped in this run, and the record written does not lock out the next", async () => {
   recordRemoved();
   const run = await start();
   expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
   expect(run.said[0]).toContain(
-    "their allow lists let no tool call run (a file that is not there counts as one; a --config file you name is taken as it is), until you confirm them",
+    "so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run `hey` at a terminal and answer its question, or run `hey --approve` once",
   );
   expect(run.said).toContain(
-    `${here.userConfig} is not there, and the record of what you approved was removed: its allow list, had it one, lets no tool call run until you confirm; run hey at a terminal or with --approve to confirm`,
+    `${here.userConfig} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so, and the next start goes without the file; to go on without it now, run \`hey\` at a terminal or \`hey --approve\``,
   );
-  // not `{"configs":{}}`: the next run, which finds a record, still waits for the yes
+  // most users never had the file: an "allow nothing" kept for it would refuse every writing tool call for good
+  expect(record().configs[here.userConfig]).toBeUndefined();
+  const next = await start();
+  expect(next.permission.allow).toEqual([]);
+  expect(next.said).toEqual([]);
+});
+
+test("--approve from a run with no terminal and no CI (an agent's bash, its mark unset) confirms nothing after a removed record, and says so", async () => {
+  mkdirSync(join(here.userConfig, ".."), { recursive: true });
+  writeFileSync(here.userConfig, '[permission]\nallow = ["bash: git *"]\n');
+  recordRemoved();
+  const run = await start(undefined, true, false);
+  expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
+  expect(run.said).toContain(
+    "--approve confirms your config files after a removed record only when typed at a terminal (or in CI, with CI set): from a run with no terminal on stdin or stderr it trusts the project for this run alone",
+  );
   expect(record().configs[here.userConfig]?.allow).toEqual([ALLOWS_NOTHING]);
-  expect((await start()).permission.allow).toEqual([ALLOWS_NOTHING]);
-  const yes = await start("y");
-  expect(yes.permission.allow).toEqual([]);
-  expect((await start()).said).toEqual([]);
 });
 
 test("--approve confirms a removed record: the files are taken as they are, as on hey's first run", async () => {
