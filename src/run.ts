@@ -93,8 +93,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
     const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message), warn);
-    // a session left in plan mode goes on in it at the prompt ("continue" after planning is no edit run the user did not
-    // ask for); a one-shot run without --plan, which has no way to leave it, is said to have left it
+    // a session left in plan mode goes on in it at the prompt ("continue" after planning is no edit run the user did not ask for); a one-shot run without --plan, which has no way to leave it, is said to have left it
     if (resumed && !plan.on && (resumed.plan ?? planNote(true, resumed.messages) === undefined)) {
       plan.on = !oneShot;
       warn(oneShot ? PLAN_LEFT : PLAN_RESUMED);
