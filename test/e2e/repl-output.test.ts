@@ -56,7 +56,7 @@ test(
 );
 
 test(
-  "a markdown table in an answer is drawn with aligned columns that fit the terminal",
+  "a markdown table in an answer is drawn with aligned columns that fit the terminal, a `---:` column to the right",
   async () => {
     server.enqueue(answer("Here:\n\n| file | lines |\n|---|---:|\n| src/cli.ts | 270 |\n| src/run.ts | 398 |\n\nBoth fine."));
     term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 40 });
@@ -66,7 +66,7 @@ test(
     const lines = (await term.waitFor("Both fine.")).split("\n").map((l) => l.trimEnd());
     const at = lines.indexOf("file       │ lines");
     expect(at).toBeGreaterThanOrEqual(0);
-    expect(lines.slice(at + 1, at + 4)).toEqual(["───────────┼──────", "src/cli.ts │ 270", "src/run.ts │ 398"]);
+    expect(lines.slice(at + 1, at + 4)).toEqual(["───────────┼──────", "src/cli.ts │   270", "src/run.ts │   398"]); // `---:`: numbers to the right
   },
   E2E_TIMEOUT,
 );

@@ -94,9 +94,12 @@ test("text output: the answer on stdout, one line per tool call and per result o
 test("permission rules block a command and tell the model why", async () => {
   const start = server.requests.length;
   server.enqueue(calls(["bash", { command: "git status && rm -rf ." }]), say("I may not delete files."));
-  const cfg = join(repo.path, "perm.toml");
+  // the config outside the repository: inside it, `rm -rf .` would be refused for deleting it, before the allow list is asked
+  const place = tempDir("hey-e2e-perm-");
+  const cfg = join(place.path, "perm.toml");
   await Bun.write(cfg, '[permission]\nallow = ["bash: git *", "bash: ls"]\n');
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "clean up", "--config", cfg, "--output", "json"], { cwd: repo.path });
+  place.remove();
   expect(run.code).toBe(0);
   const result = jsonEvents(run.stdout).find((e) => e.type === "tool_result")!;
   expect(result.ok).toBe(false);

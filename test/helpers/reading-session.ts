@@ -5,11 +5,13 @@ import { join } from "node:path";
 import type { Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { systemOf, type ChatRequest, type Turn } from "./model-server.ts";
+import { recordEarlierRun } from "./earlier-run.ts";
 
 /** Writes it as `<stateHome>/hey/sessions/<id>.jsonl`, the file `hey --resume ID` opens; `task`: its first prompt. */
 export function writeReadingSession(stateHome: string, cwd: string, id: string, task = "refactor the parser"): void {
   const dir = join(stateHome, "hey", "sessions");
   mkdirSync(dir, { recursive: true });
+  recordEarlierRun(stateHome); // the approvals record the run that wrote it left beside it
   const lines = [toLine({ type: "header", id, cwd, created: new Date().toISOString(), version: "0.1.0" })];
   const add = (m: Message) => lines.push(toLine({ type: "message", message: m }));
   add({ id: "m-first", role: "user", content: [{ type: "text", text: task }] });
