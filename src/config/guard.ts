@@ -69,8 +69,8 @@ export interface Guarded {
  */
 export type LayerRole = "base" | "narrowing" | "replacing";
 
-/** The lists of the files below a replacing file, as this run uses them: what its own lists replace. */
-export type Below = Pick<Guarded, "allow" | "deny" | "keep_env">;
+/** The lists of the files below a replacing file, as this run uses them: what its own lists replace; `narrowed`: the allow list a narrowing file's sits over (said, never weighed). */
+export type Below = Pick<Guarded, "allow" | "deny" | "keep_env"> & { narrowed?: string[] };
 
 /** A file hey has no approval for yet: nothing of what it sets is approved. */
 export const NOTHING_APPROVED: Guarded = { mcp: {}, endpoints: {}, vars: [] };
@@ -210,7 +210,9 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   const narrower = wasAllow.length === 0 || (nowAllow.length > 0 && nowAllow.every((e) => wasAllow.includes(e)));
   if (!narrower) {
     const more = nowAllow.filter((e) => !wasAllow.includes(e)).map(quote);
-    if (nowAllow.length === 0) widenings.push("- [permission] allow (the whole list: every tool call would run)");
+    // a narrowing file's list gone over one below it: a yes lets through what that list allows, not every call
+    const goes = below.narrowed?.length ? "what the allow list of the files before it allows would run" : "every tool call would run";
+    if (nowAllow.length === 0) widenings.push(`- [permission] allow (the whole list: ${goes})`);
     else if (now.allow === undefined) widenings.push(`- [permission] allow (the list of the files before it would count, which adds ${more.join(", ")})`);
     else widenings.push(...nowAllow.filter((e) => !wasAllow.includes(e)).map((e) => `+ [permission] allow ${quote(e)}${isExact(e) ? ` (${EXACT_NOTE})` : ""}`));
     setOrDelete(permission, "allow", nowAllow.length === 0 ? was.allow : keptAllow(wasAllow, nowAllow));

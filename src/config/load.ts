@@ -72,6 +72,11 @@ interface LoadOptions {
   approvals: Approvals | undefined;
   /** `approvals` stands in for a record that was removed (trust/approve.ts ApprovalState.lost): a file it lacks is approved in nothing */
   recordLost?: boolean;
+  /**
+   * trust.json holds an answer for the project: with the record lost, that (or the project's `.hey/`
+   * folder) shows its `.hey/config.toml` may have been there, so one gone is asked about
+   */
+  projectAnswered?: boolean;
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
   /**
@@ -128,8 +133,12 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       // a file that is gone took its lists with it: those the user approved of it (not of a main checkout's) apply until a yes;
       // recorded by its real path or, a link removed with its target unknown, by the path hey read it by; after the
       // record was removed, what it held cannot be known: a user or trusted project's file waits for a yes, gone or not
+      // — a project's only when something shows it was ever there: else the question lists a file that never existed
+      const mayHaveBeen = path !== projectConfig || opts.projectAnswered === true || existsSync(dirname(projectConfig));
       const recordedGone = (a: Approvals) =>
-        a.configs[recordKey(path)] ?? a.configs[pathKey(path)] ?? (opts.recordLost && guardedFiles.has(recordKey(path)) ? RECORD_LOST : undefined);
+        a.configs[recordKey(path)] ??
+        a.configs[pathKey(path)] ??
+        (opts.recordLost && mayHaveBeen && guardedFiles.has(recordKey(path)) ? RECORD_LOST : undefined);
       const gone = !layer && opts.approvals && path !== projectMcpJson && role !== "replacing" && goneLayer(path, recordedGone(opts.approvals), role, project);
       if (gone) layers.push(gone);
       if (!layer) continue;

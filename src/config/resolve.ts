@@ -133,7 +133,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     let withheld: string[] = [];
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
-      const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
+      const role = layer.guard.role;
+      const guard = guardLayer(data, approved, role === "replacing" ? listsOf(merged) : role === "narrowing" ? { narrowed: listsOf(merged).allow } : {});
       const widenings = guard.widenings.filter((w) => !aboutServers(w, replaced));
       const kept = guard.kept.filter((n) => !replaced?.has(n));
       guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings, kept, ...(layer.gone ? { gone: true as const } : {}) });

@@ -155,10 +155,15 @@ export function strayTaskNotice(shown: string, root: string, rootTask: string): 
 /**
  * trust.json trusts the project, but not at hey's question (the approvals record does not say so):
  * the file was changed behind hey's back — possibly by the agent — so the answer is not used.
+ * `recordLost`: the record itself was removed, so whether the yes was given at hey's question cannot
+ * be known — that is said, not a change to trust.json.
  */
-export function unconfirmedTrustNotice(project: string, trustFile: string, interactive: boolean): string {
+export function unconfirmedTrustNotice(project: string, trustFile: string, interactive: boolean, recordLost = false): string {
   const then = interactive ? "hey asks again" : "its files are not loaded; the interactive prompt asks again, --approve trusts it for one run";
-  return `${trustFile} trusts ${visible(project)}, but that was not answered at hey's question (the file was changed outside hey): ${then}`;
+  const why = recordLost
+    ? "the record of your answer was removed with the approvals record"
+    : "that was not answered at hey's question (the file was changed outside hey)";
+  return `${trustFile} trusts ${visible(project)}, but ${why}: ${then}`;
 }
 
 /** A config file whose guarded keys give the agent more than the user approved, and what. */

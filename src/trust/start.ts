@@ -11,7 +11,7 @@ import { readApprovalState, type ApprovalState } from "./approve.ts";
 import { APPROVE_UNTYPED, unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
 import { agentCommand } from "../agent-mark.ts";
-import { settleTrust, type TrustOutcome } from "./store.ts";
+import { projectKey, readTrust, settleTrust, type TrustOutcome } from "./store.ts";
 
 export interface Begun {
   config: LoadedConfig;
@@ -68,6 +68,7 @@ export async function beginConfig(
       flags,
       approvals: approvals.record,
       recordLost: approvals.lost,
+      projectAnswered: approvals.lost && answered(here),
       approveProject: opts.approve,
       agent: agentCommand(env) !== undefined,
       noMcp: opts.noMcp,
@@ -77,6 +78,15 @@ export async function beginConfig(
     return { config, trust, approvals };
   } catch (e) {
     throw e instanceof UnknownProviderError ? withUnloadedProvider(e, here, trust.trusted) : e;
+  }
+}
+
+/** Whether trust.json holds an answer for the project: it was trusted once, so its `.hey/config.toml` may have been there. */
+function answered(here: Places): boolean {
+  try {
+    return readTrust(here.trustFile).projects[projectKey(here.root)] !== undefined;
+  } catch {
+    return false; // settleTrust said what is wrong with the file
   }
 }
 

@@ -218,8 +218,8 @@ export async function settleTrust(opts: {
   /** the line typed; undefined: cancelled */
   ask(question: string): Promise<string | undefined>;
   warn(message: string): void;
-  /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept */
-  approvals: { record: Approvals | undefined; file: string };
+  /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept; `lost`: `record` stands in for one removed */
+  approvals: { record: Approvals | undefined; file: string; lost?: boolean };
 }): Promise<TrustOutcome | "cancelled"> {
   const file = opts.trustFile;
   const project = projectKey(opts.here.root);
@@ -234,7 +234,7 @@ export async function settleTrust(opts: {
     // a yes hey did not record at its question is not the user's (the agent may have written it)
     const { record } = opts.approvals;
     if (stored === true && record && !record.trusted.includes(project)) {
-      opts.warn(unconfirmedTrustNotice(project, file, opts.interactive));
+      opts.warn(unconfirmedTrustNotice(project, file, opts.interactive, opts.approvals.lost));
       stored = undefined;
     }
   }
