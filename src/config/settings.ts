@@ -93,7 +93,8 @@ export interface ConfigFlags {
   modelLabel?: string;
   /**
    * The model a resumed session last used: one more layer of the choice, above `[default]` and
-   * below HEY_PROVIDER / HEY_MODEL / -m; ignored when no provider of that name is configured.
+   * HEY_MODEL naming a model of its provider (where that provider can be sent to), below -m and a
+   * HEY_PROVIDER / HEY_MODEL naming another provider; ignored when no provider of that name is configured.
    * `current`: it is the model in use, which `/model NAME` changes (runtime.ts): its provider is
    * kept over HEY_PROVIDER, which chose only the run's first one. `effort`: the effort it last
    * sent, below -t / HEY_EFFORT and above the provider's `effort`.

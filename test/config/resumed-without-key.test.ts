@@ -265,9 +265,9 @@ describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose built-in
     expect(warnings.join("\n")).not.toContain("the session used");
   });
 
-  test("with its key set, HEY_MODEL naming another of its vendor's models stays with the vendor, not the gateway listing it", () => {
+  test("with its key set, HEY_MODEL naming another of its vendor's models leaves the session on its own model, not the gateway listing it", () => {
     const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1"]`, { OPENAI_API_KEY: "o", HEY_MODEL: "gpt-5.1" });
-    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.1");
+    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.5");
     expect(unsendable(settings.provider)).toBeUndefined();
     expect(warnings.join("\n")).not.toContain("the session used");
   });
@@ -324,5 +324,52 @@ describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose provider
     const chosen = resolve("", { ...keys, HEY_MODEL: "gpt-5.1" }, { ...resumed("openai", "gpt-5.5"), model: "claude-sonnet-4-5" });
     expect(chosen.settings.provider.name).toBe("anthropic");
     expect(chosen.warnings.join("\n")).not.toContain("the session used");
+  });
+});
+
+// x147 #2: a resumed session goes on with the model it last used (README); a shell profile's HEY_MODEL naming
+// another model of its provider does not change it: only -m and /model do
+describe("hey -c, --resume or /resume with HEY_MODEL naming another model of the session's provider, which has its key (x147)", () => {
+  const config = '[default]\nmodel = "local/mock-a"\n\n[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["mock-a", "mock-b"]';
+  const chosen = (toml: string, env: Env, flags: ConfigFlags) => {
+    const { settings, warnings } = resolve(toml, env, flags);
+    return { model: `${settings.provider.name}/${settings.model}`, said: warnings.join("\n"), refused: unsendable(settings.provider) };
+  };
+
+  test.each(["mock-a", "local/mock-a", "mock-c"])("HEY_MODEL=%s leaves a local/mock-b session on mock-b, saying nothing", (model) => {
+    expect(chosen(config, { HEY_MODEL: model }, resumed("local", "mock-b"))).toEqual({ model: "local/mock-b", said: "", refused: undefined });
+  });
+
+  test("HEY_PROVIDER naming the session's provider with HEY_MODEL one of its models leaves it too", () => {
+    expect(chosen(config, { HEY_PROVIDER: "local", HEY_MODEL: "mock-a" }, resumed("local", "mock-b")).model).toBe("local/mock-b");
+  });
+
+  test.each([
+    ["a built-in vendor with its key in the environment", "", { OPENAI_API_KEY: "o", HEY_MODEL: "gpt-5.1" }, resumed("openai", "gpt-5.5"), "openai/gpt-5.5"],
+    ["a built-in vendor, the key given by --api-key", "", { HEY_MODEL: "gpt-5.1" }, { ...resumed("openai", "gpt-5.5"), apiKey: "k" }, "openai/gpt-5.5"],
+    [
+      "a gateway of one's own with its key",
+      '[provider.gw]\nbase_url = "https://gw.example.com/v1"\napi_key = "${GW_KEY}"\nmodels = ["m1", "m2"]',
+      { GW_KEY: "k", HEY_MODEL: "m1" },
+      resumed("gw", "m2"),
+      "gw/m2",
+    ],
+  ])("on %s, HEY_MODEL leaves the session's model", (_what, toml, env: Env, flags: ConfigFlags, model) => {
+    expect(chosen(toml, env, flags)).toMatchObject({ model, refused: undefined });
+  });
+
+  test("-m still switches it, and HEY_MODEL naming another provider still moves it, saying so", () => {
+    expect(chosen(config, { HEY_MODEL: "mock-b" }, { ...resumed("local", "mock-b"), model: "local/mock-a" }).model).toBe("local/mock-a");
+    const moved = chosen(config, { ANTHROPIC_API_KEY: "a", HEY_MODEL: "claude-sonnet-4-5" }, resumed("local", "mock-b"));
+    expect(moved.model).toBe("anthropic/claude-sonnet-4-5");
+    expect(moved.said).toContain(
+      "the session used local/mock-b; HEY_MODEL=claude-sonnet-4-5 sends it to anthropic/claude-sonnet-4-5 — pass -m local/mock-b to continue with it",
+    );
+  });
+
+  test("without its key, the session is refused naming the variable, as before", () => {
+    const { model, refused } = chosen(config, { HEY_MODEL: "gpt-5.1" }, resumed("openai", "gpt-5.5"));
+    expect(model).toBe("openai/gpt-5.1");
+    expect(refused).toStartWith("HEY_MODEL=gpt-5.1 sends this session to openai/gpt-5.1, and OPENAI_API_KEY is not set, so hey sends it nothing");
   });
 });
