@@ -5,6 +5,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { writeBigSession, writeHugePromptSession } from "../test/helpers/big-session.ts";
+import { recordEarlierRun } from "../test/helpers/earlier-run.ts";
 import { isSummaryRequest, runMeasured, startMock, textSse, type MockRequest } from "./bench-mock.ts";
 
 const MESSAGES = 100_000;
@@ -25,6 +26,7 @@ export async function resumeBench(hey: string, dir: string, env: Record<string, 
   mkdirSync(join(dir, "project"));
   const work = realpathSync(join(dir, "project")); // hey compares the header's cwd with process.cwd()
   mkdirSync(sessions, { recursive: true });
+  recordEarlierRun(state); // the approvals record the run that wrote the session left: without it, a removed record (no tool sent)
   const tmp = join(sessions, "writing.tmp");
   // as hey leaves a long session: its latest summary covers all but the last ~150 messages
   const big = writeBigSession(tmp, { messages: MESSAGES, keepTail: 0, cwd: work, summary: { from: 2, to: MESSAGES - 150, after: MESSAGES - 140 } });
@@ -93,6 +95,7 @@ export async function hugePromptResume(hey: string, dir: string, env: Record<str
   const state = join(dir, "state");
   const sessions = join(state, "hey", "sessions");
   mkdirSync(sessions, { recursive: true });
+  recordEarlierRun(state); // the approvals record the run that wrote the session left: without it, a removed record (no tool sent)
   mkdirSync(join(dir, "project"));
   const work = realpathSync(join(dir, "project"));
   writeHugePromptSession(sessions, work, 200);
