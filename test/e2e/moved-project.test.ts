@@ -14,18 +14,16 @@ setDefaultTimeout(120_000);
 const base = eachTempDir("hey-moved-project-");
 const model = eachModelServers();
 
-test("the project moved by the agent's bash: the next write_file and bash are refused naming where it went, and no ghost appears at the old path", async () => {
-  await ensureBinary();
-  const [before, after] = [join(realpathSync(base.path), "p6"), join(realpathSync(base.path), "p6b")];
-  mkdirSync(before);
-  Bun.spawnSync(["git", "init", "-q", before]);
-  writeFileSync(join(before, "a.txt"), "a\n");
-  const skill = "---\nname: wtskill\ndescription: a skill\n---\nsteps\n";
+/**
+ * hey -p `prompt` in `cwd` against a model that calls bash with `first`, then write_file with
+ * `write`, then bash with `last`, and answers with the three results: their texts, in that order.
+ */
+async function threeCalls(cwd: string, prompt: string, first: string, write: { path: string; content: string }, last: string): Promise<string[]> {
   const m = model((req) => {
     const done = req.messages.filter((x) => x.role === "tool").length;
-    if (done === 0) return { calls: [["bash", { command: `mv ${before} ${after} && echo moved` }]] };
-    if (done === 1) return { calls: [["write_file", { path: ".hey/skills/wtskill/SKILL.md", content: skill }]] };
-    if (done === 2) return { calls: [["bash", { command: "pwd; ls -a" }]] };
+    if (done === 0) return { calls: [["bash", { command: first }]] };
+    if (done === 1) return { calls: [["write_file", write]] };
+    if (done === 2) return { calls: [["bash", { command: last }]] };
     return {
       text: req.messages
         .filter((x) => x.role === "tool")
@@ -34,8 +32,24 @@ test("the project moved by the agent's bash: the next write_file and bash are re
     };
   });
   writeUserConfig(base.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
-  const run = await runHey(["-p", "move the project, then add a skill"], { env: { HOME: base.path }, cwd: before, timeoutMs: 90_000 });
-  const [moved, write, bash] = run.stdout.trim().split("\n---\n");
+  const run = await runHey(["-p", prompt], { env: { HOME: base.path }, cwd, timeoutMs: 90_000 });
+  return run.stdout.trim().split("\n---\n");
+}
+
+test("the project moved by the agent's bash: the next write_file and bash are refused naming where it went, and no ghost appears at the old path", async () => {
+  await ensureBinary();
+  const [before, after] = [join(realpathSync(base.path), "p6"), join(realpathSync(base.path), "p6b")];
+  mkdirSync(before);
+  Bun.spawnSync(["git", "init", "-q", before]);
+  writeFileSync(join(before, "a.txt"), "a\n");
+  const skill = "---\nname: wtskill\ndescription: a skill\n---\nsteps\n";
+  const [moved, write, bash] = await threeCalls(
+    before,
+    "move the project, then add a skill",
+    `mv ${before} ${after} && echo moved`,
+    { path: ".hey/skills/wtskill/SKILL.md", content: skill },
+    "pwd; ls -a",
+  );
   expect(moved).toContain("moved");
   const line = `the project moved: ${before} no longer exists (now ${after}?) — restart hey there`;
   expect(write).toBe(`write_file: .hey/skills/wtskill/SKILL.md not written: ${line}`);
@@ -58,21 +72,13 @@ test("the start directory deleted and made again by a checkout and back: the nex
   writeFileSync(join(pkg, "a.txt"), "a\n");
   git("add", "pkg");
   git("commit", "-q", "-m", "pkg");
-  const m = model((req) => {
-    const done = req.messages.filter((x) => x.role === "tool").length;
-    if (done === 0) return { calls: [["bash", { command: "cd .. && git checkout -q main && git checkout -q feat && echo back" }]] };
-    if (done === 1) return { calls: [["write_file", { path: "b.txt", content: "b\n" }]] };
-    if (done === 2) return { calls: [["bash", { command: "ls" }]] };
-    return {
-      text: req.messages
-        .filter((x) => x.role === "tool")
-        .map(resultText)
-        .join("\n---\n"),
-    };
-  });
-  writeUserConfig(base.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
-  const run = await runHey(["-p", "switch branches and back, then add a file"], { env: { HOME: base.path }, cwd: pkg, timeoutMs: 90_000 });
-  const [back, write, ls] = run.stdout.trim().split("\n---\n");
+  const [back, write, ls] = await threeCalls(
+    pkg,
+    "switch branches and back, then add a file",
+    "cd .. && git checkout -q main && git checkout -q feat && echo back",
+    { path: "b.txt", content: "b\n" },
+    "ls",
+  );
   expect(back).toContain("back");
   // old code: "write_file: b.txt not written: the project was replaced: … — restart hey to work in it"
   expect(write).toStartWith(`[hey: ${pkg} was deleted and made again while hey ran (a checkout, a stash, a scaffolder): hey works in the new one]\n`);
@@ -100,21 +106,13 @@ test("the start directory replaced by a link a checkout put there: the next writ
   git("add", "app");
   git("commit", "-q", "-m", "app is a link");
   git("checkout", "-q", "main");
-  const m = model((req) => {
-    const done = req.messages.filter((x) => x.role === "tool").length;
-    if (done === 0) return { calls: [["bash", { command: "cd .. && git checkout -q linked && echo switched" }]] };
-    if (done === 1) return { calls: [["write_file", { path: "b.txt", content: "b\n" }]] };
-    if (done === 2) return { calls: [["bash", { command: "touch ran.txt" }]] };
-    return {
-      text: req.messages
-        .filter((x) => x.role === "tool")
-        .map(resultText)
-        .join("\n---\n"),
-    };
-  });
-  writeUserConfig(base.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
-  const run = await runHey(["-p", "switch branches, then add a file"], { env: { HOME: base.path }, cwd: app, timeoutMs: 90_000 });
-  const [switched, write, bash] = run.stdout.trim().split("\n---\n");
+  const [switched, write, bash] = await threeCalls(
+    app,
+    "switch branches, then add a file",
+    "cd .. && git checkout -q linked && echo switched",
+    { path: "b.txt", content: "b\n" },
+    "touch ran.txt",
+  );
   expect(switched).toContain("switched");
   const line = `the project was replaced: ${app} is now a link to ${elsewhere} — hey does not follow it; restart hey in the directory you mean`;
   expect(write).toBe(`write_file: b.txt not written: ${line}`); // old code: "[hey: … made again …: hey works in the new one]"
