@@ -17,7 +17,7 @@ import { isTable, type Table } from "./table.ts";
  */
 export function sharedMcpJson(
   path: string,
-  read: (warn: (message: string) => void, written?: Written) => ConfigLayer | undefined,
+  read: (warn: (message: string) => void, written?: Written, drop?: (server: string, errors: string[]) => void) => ConfigLayer | undefined,
   opts: { noMcp?: boolean; written?: Written },
   warnings: string[],
 ): ConfigLayer | undefined {
@@ -25,16 +25,21 @@ export function sharedMcpJson(
   if (vetting) return read((w) => warnings.push(w), opts.written);
   if (opts.noMcp) return undefined;
   const said: string[] = [];
+  const dropped = new Map<string, string[]>(); // entries that are no server (not an object, a type their keys contradict)
   let layer: ConfigLayer | undefined;
   try {
-    layer = read((w) => said.push(w));
+    layer = read(
+      (w) => said.push(w),
+      undefined,
+      (server, errors) => dropped.set(server, errors),
+    );
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     warnings.push(`${e.message.split("\n").join("; ")} — its MCP servers are left out until it is fixed`);
     return undefined;
   }
   if (!layer) return undefined;
-  const { kept, dropped, errors } = checkServers(path, layer);
+  const { kept, errors } = checkServers(path, layer, dropped);
   if (errors.length > 0) {
     warnings.push(`${errors.join("; ")} — its MCP servers are left out until it is fixed`);
     return undefined;
@@ -43,27 +48,25 @@ export function sharedMcpJson(
   if (dropped.size === 0) return layer;
   const names = [...dropped.keys()];
   const which = names.length === 1 ? `MCP server ${names[0]} is` : `MCP servers ${names.join(", ")} are`;
-  warnings.push(
-    `${[...dropped.values()].flat().join("; ")} — ${which} left out until ${names.length === 1 ? "it is" : "they are"} fixed; the file's other servers load`,
-  );
+  const others = Object.keys(kept).length > 0 ? "; the file's other servers load" : "";
+  warnings.push(`${[...dropped.values()].flat().join("; ")} — ${which} left out until ${names.length === 1 ? "it is" : "they are"} fixed${others}`);
   return { ...layer, data: { ...layer.data, mcp: kept } };
 }
 
 /**
  * Each server of the layer checked on its own (schema.ts checkLayer), so an error is its server's
- * without reading the message: `kept` the servers that check, `dropped` the others with their
+ * without reading the message: `kept` the servers that check; the others go to `dropped` with their
  * errors; `errors`: what is wrong with the file once those are left out (none for a file
  * config/mcp-formats.ts read).
  */
-function checkServers(path: string, layer: ConfigLayer): { kept: Table; dropped: Map<string, string[]>; errors: string[] } {
+function checkServers(path: string, layer: ConfigLayer, dropped: Map<string, string[]>): { kept: Table; errors: string[] } {
   const servers = isTable(layer.data.mcp) ? layer.data.mcp : {};
   const kept: Table = {};
-  const dropped = new Map<string, string[]>();
   for (const [name, entry] of Object.entries(servers)) {
     const errors = checkLayer(path, { mcp: { [name]: entry } }, layer.locate).errors;
     if (errors.length > 0) dropped.set(name, errors);
     else kept[name] = entry;
   }
   const errors = checkLayer(path, { ...layer.data, mcp: kept }, layer.locate).errors;
-  return { kept, dropped, errors };
+  return { kept, errors };
 }
