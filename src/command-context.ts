@@ -61,18 +61,18 @@ export function commandContext(
       const tools = await runtime.requestTools(s);
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
       const withheld = runtime.mcpOff ? [] : runtime.withheldServers(); // named in the files, not started: why, and what starts them
-      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers, withheld);
+      // server files below the root, never read: said in the listing too (x147), as start-up's line went to stderr or scrolled away
+      const stray = runtime.mcpOff ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
+      const unread = stray.length ? strayNotice(stray, here.root) : undefined;
+      const mcp = runtime.settings.mcp.servers;
+      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, mcp, withheld, { oneShot: runtime.oneShot, unread });
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
-      // server files below the root, never read: a one-shot run (hey mcp) said them at start, the REPL's start may have scrolled away
-      const stray = runtime.mcpOff || runtime.oneShot ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
       const { protocol, baseUrl } = runtime.settings.provider;
       const capped = overCap(capFor(protocol, baseUrl), tools, calledTools(runtime.agent.messages))?.why; // more tools than the model's API takes: which are left out
       const budget = effectiveBudget(runtime.settings.agent.budgetTokens, configuredWindow(runtime.settings));
       // all servers' tools fill the budget: the heaviest (a one-shot run, hey mcp, has just said it on stderr)
       const heavy = runtime.mcpOff || runtime.oneShot ? undefined : totalToolWarning(runtime.mcp.offer(), budget);
-      return [status, heavy && `hey: ${heavy}`, capped && `hey: ${capped}`, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])]
-        .filter(Boolean)
-        .join("\n");
+      return [status, heavy && `hey: ${heavy}`, capped && `hey: ${capped}`, untrusted].filter(Boolean).join("\n");
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       if (name === "") return { ok: false, text: `hey: ${whichServer(`/mcp ${verb}`, runtime.settings.mcp.servers, runtime.mcp.status())}` };

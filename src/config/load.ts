@@ -127,7 +127,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
     try {
       const layer =
         path === projectMcpJson
-          ? sharedMcpJson(path, (warn, written) => loadMcpJson(path, warn, written), opts, warnings)
+          ? sharedMcpJson(path, (warn, written, drop) => loadMcpJson(path, warn, written, drop), opts, warnings)
           : loadLayer(path, { required, written: opts.written });
       const project = path === projectConfig || path === projectMcpJson;
       // a file that is gone took its lists with it: those the user approved of it (not of a main checkout's) apply until a yes;

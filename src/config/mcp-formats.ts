@@ -57,7 +57,10 @@ export interface McpJson {
   /** server name → `mcpServers.NAME in FILE` */
   origins: Record<string, string>;
   warnings: string[];
+  /** what is wrong with the file as a whole: not JSON, `mcpServers` not an object */
   errors: string[];
+  /** what is wrong with one entry (not an object, a `type` its keys contradict), by server: left out of `data` */
+  broken: Record<string, string[]>;
   /** the 1-based line of a key of the converted data (`["mcp", NAME, KEY]`), for messages */
   locate(path: readonly string[]): number | undefined;
 }
@@ -70,7 +73,7 @@ export interface McpJson {
  * config check, which warns about them.
  */
 export function fromMcpJson(source: string, text: string): McpJson {
-  const none: McpJson = { data: {}, origins: {}, warnings: [], errors: [], locate: () => undefined };
+  const none: McpJson = { data: {}, origins: {}, warnings: [], errors: [], broken: {}, locate: () => undefined };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -84,11 +87,11 @@ export function fromMcpJson(source: string, text: string): McpJson {
   const servers: Table = {};
   const origins: Record<string, string> = {};
   const warnings: string[] = [];
-  const errors: string[] = [];
+  const broken: Record<string, string[]> = {};
   const at = (name: string, key?: string) => `${source}${line(locate(["mcp", name, ...(key ? [key] : [])]))}`;
   for (const [name, entry] of Object.entries(parsed.mcpServers)) {
     if (!isTable(entry)) {
-      errors.push(`${at(name)}: mcpServers.${bare(name)} must be an object`);
+      broken[name] = [`${at(name)}: mcpServers.${bare(name)} must be an object`];
       continue;
     }
     const { type, disabled, ...rest } = entry;
@@ -97,14 +100,16 @@ export function fromMcpJson(source: string, text: string): McpJson {
       const remote = type === "http" || type === "sse" || type === "streamable-http";
       if (type !== "stdio" && !remote)
         warnings.push(`${at(name, "type")}: mcpServers.${bare(name)} type ${JSON.stringify(type)} is not stdio, http or sse (ignored)`);
-      else if (remote ? rest.command !== undefined : rest.url !== undefined)
-        errors.push(`${at(name, "type")}: mcpServers.${bare(name)} is type ${JSON.stringify(type)} but has ${remote ? "command" : "url"}`);
+      else if (remote ? rest.command !== undefined : rest.url !== undefined) {
+        broken[name] = [`${at(name, "type")}: mcpServers.${bare(name)} is type ${JSON.stringify(type)} but has ${remote ? "command" : "url"}`];
+        continue;
+      }
     }
     if (disabled === true) table.enabled = false;
     servers[name] = table;
     origins[name] = `mcpServers.${bare(name)} in ${source}`;
   }
-  return { data: { mcp: servers }, origins, warnings, errors, locate };
+  return { data: { mcp: servers }, origins, warnings, errors: [], broken, locate };
 }
 
 const line = (n: number | undefined) => (n ? `:${n}` : "");

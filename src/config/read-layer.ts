@@ -46,9 +46,16 @@ export function loadLayer(path: string, opts: { required: boolean; written?: Wri
 /**
  * Reads a project's `.mcp.json` as a config layer (config/mcp-formats.ts): undefined when there is
  * none; its warnings go to `warn`; `written`: a write's text read instead of the disk's. Throws
- * ConfigError when it is not JSON (`path:line:col`), or a server entry is not an object, or it cannot be read.
+ * ConfigError when it is not JSON (`path:line:col`), or a server entry is not an object (or its
+ * `type` contradicts it), or it cannot be read. `drop` given, and not a write being vetted: such an
+ * entry is left out of the layer and handed to `drop` with its errors instead.
  */
-export function loadMcpJson(path: string, warn: (message: string) => void, written?: Written): ConfigLayer | undefined {
+export function loadMcpJson(
+  path: string,
+  warn: (message: string) => void,
+  written?: Written,
+  drop?: (server: string, errors: string[]) => void,
+): ConfigLayer | undefined {
   let text: string;
   try {
     text = (written?.path === path ? written.text : undefined) ?? readConfigText(path);
@@ -57,7 +64,11 @@ export function loadMcpJson(path: string, warn: (message: string) => void, writt
     throw unreadable(path, e);
   }
   const read = fromMcpJson(path, text);
-  if (read.errors.length) throw new ConfigError(read.errors.join("\n"));
+  const broken = Object.entries(read.broken);
+  const lenient = drop !== undefined && written?.path !== path; // the agent's own write is refused whole
+  const errors = [...read.errors, ...(lenient ? [] : broken.flatMap(([, e]) => e))];
+  if (errors.length) throw new ConfigError(errors.join("\n"));
+  if (lenient) for (const [server, e] of broken) drop(server, e);
   for (const w of read.warnings) warn(w);
   return { source: path, data: read.data, locate: read.locate, origins: read.origins };
 }

@@ -83,7 +83,11 @@ export function conversionLine(s: McpServerSettings): string {
  * the model sees them with about how many tokens each adds to every request, the tools left out
  * and why, its prompts; then the servers the configuration names that were not started and why
  * (`withheld`); then the total. `builtinTokens`: what hey's own tools add, for scale;
- * `settings`: the servers' settings, for the conversions.
+ * `settings`: the servers' settings, for the conversions; `where.unread`: the line naming server
+ * files below the project root that hey never reads (trust/policy.ts strayNotice): with no server
+ * in use, said in place of the advice to add one, as they are why there is none; else said last,
+ * in the REPL only (a one-shot run said it at start); `where.oneShot`: `hey mcp` or `hey -p /mcp`,
+ * where there is no /reload to advise.
  */
 export function formatStatus(
   servers: readonly ServerStatus[],
@@ -92,10 +96,14 @@ export function formatStatus(
   builtinTokens?: number,
   settings: readonly McpServerSettings[] = [],
   withheld: readonly Withheld[] = [],
+  where: { oneShot: boolean; unread?: string } = { oneShot: false },
 ): string {
   if (off) return "MCP is off in this run (--no-mcp)";
-  if (servers.length === 0 && withheld.length === 0)
-    return "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt";
+  if (servers.length === 0 && withheld.length === 0) {
+    if (where.unread) return `no MCP servers in use; ${where.unread}`;
+    const reload = where.oneShot ? "" : " and /reload";
+    return `no MCP servers in use; add an [mcp.NAME] table to the config (see the README)${reload}: one hey has not approved yet starts once you say yes at the interactive prompt`;
+  }
   let total = 0;
   let count = 0;
   const deferred = offer.tools.filter((e) => offer.deferred?.includes(e.name)); // left to find_tools: in no request until loaded
@@ -133,7 +141,9 @@ export function formatStatus(
   const own = builtinTokens === undefined ? "" : ` (hey's own tools: ~${n(builtinTokens)})`;
   const unstarted = withheld.map((w) => `${w.name}: not started · ${w.why}\n  in ${w.source}`);
   const also = deferred.length ? `; ${deferredLine(deferred.length)} through ${FIND_TOOLS}` : "";
-  return [...blocks, ...unstarted, `MCP tools in every request: ${count}, ~${n(total)} tokens${own}${also}`].join("\n");
+  const totalLine = `MCP tools in every request: ${count}, ~${n(total)} tokens${own}${also}`;
+  const unread = where.unread && !where.oneShot ? [where.unread] : []; // a one-shot run said it on stderr at start
+  return [...blocks, ...unstarted, totalLine, ...unread].join("\n");
 }
 
 const n = (x: number) => x.toLocaleString("en-US");

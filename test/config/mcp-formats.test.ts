@@ -3,7 +3,7 @@
 // with where they came from kept for /mcp, and their mistakes named by file and line.
 import TOML from "@iarna/toml";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { fromCodex, fromMcpJson, jsonErrorAt, jsonKeyLine } from "../../src/config/mcp-formats.ts";
@@ -106,13 +106,13 @@ describe(".mcp.json", () => {
     expect(j.locate(["mcp", "fs", "args"])).toBe(5);
   });
 
-  test("not JSON: the error names line and column; a type that contradicts the entry is an error; no mcpServers is a warning", () => {
+  test("not JSON: the error names line and column; a type that contradicts the entry is its server's error; no mcpServers is a warning", () => {
     expect(fromMcpJson("/p/.mcp.json", '{\n  "mcpServers": {\n    "a": { "command": "x" "args": [] }\n  }\n}').errors).toEqual([
       "/p/.mcp.json:3:27: not valid JSON (Expected '}')",
     ]);
-    expect(fromMcpJson("/p/.mcp.json", '{"mcpServers": {"a": {"type": "stdio", "url": "https://x"}}}').errors).toEqual([
-      '/p/.mcp.json:1: mcpServers.a is type "stdio" but has url',
-    ]);
+    const typed = fromMcpJson("/p/.mcp.json", '{"mcpServers": {"a": {"type": "stdio", "url": "https://x"}, "b": {"command": "b"}}}');
+    expect(typed.broken).toEqual({ a: ['/p/.mcp.json:1: mcpServers.a is type "stdio" but has url'] });
+    expect(Object.keys(typed.data.mcp as object)).toEqual(["b"]);
     expect(fromMcpJson("/p/.mcp.json", '{"servers": {}}').warnings).toEqual(['/p/.mcp.json: no "mcpServers" object, so no MCP servers (ignored)']);
   });
 
@@ -193,7 +193,7 @@ describe(".mcp.json", () => {
         expect(config.settings.mcp.servers.map((s) => s.name)).toEqual(["own"]);
         const lines = config.warnings.filter((w) => w.includes(file));
         expect(lines).toEqual([expect.stringContaining(said!)]);
-        expect(lines[0]).toContain("its MCP servers are left out until it is fixed");
+        expect(lines[0]).toMatch(/ — (its MCP servers are|MCP server ev is) left out until it is fixed$/); // no other server to load
         const reloaded = config.reload({}, undefined, true); // /reload: the same line, the rest reloads (was: nothing reloaded)
         expect(reloaded.errors).toBeUndefined();
         expect(reloaded.config?.warnings.filter((w) => w.includes(file))).toEqual(lines);
@@ -205,6 +205,36 @@ describe(".mcp.json", () => {
           noMcp: true,
         });
         expect(off.warnings.filter((w) => w.includes(file))).toEqual([]);
+      }
+    });
+
+    // x143 finding 4: one entry another tool's looser schema allows dropped every server of the file
+    test("an entry that does not check costs only its own server, named in the line; the file's others load", () => {
+      const file = join(project, ".mcp.json");
+      writeFileSync(
+        file,
+        '{"mcpServers": {\n "a": {"command": "a"},\n "b": {"command": "b", "env": {"PORT": 3000}},\n "c": {"command": "c", "args": "--flag"},\n "d": {"command": "d"}\n}}',
+      );
+      const config = load(true);
+      expect(config.settings.mcp.servers.map((s) => s.name)).toEqual(["a", "d"]);
+      expect(config.warnings.filter((w) => w.includes(file))).toEqual([
+        `${file}:3: [mcp.b] env.PORT must be a string, got 3000; ${file}:4: [mcp.c] args must be an array of strings, got "--flag" — MCP servers b, c are left out until they are fixed; the file's other servers load`,
+      ]);
+      // a write of the same text is still refused: the agent's own mistake is not let through
+      expect(config.vet({ path: file, text: readFileSync(file, "utf8") }, undefined).errors).toEqual([
+        expect.stringContaining(`${file}:3: [mcp.b] env.PORT must be a string`),
+        expect.stringContaining(`${file}:4: [mcp.c] args must be an array of strings`),
+      ]);
+      // an entry that is no server at all costs only itself too
+      const shapes = ['"x": "npx srv"', '"x": {"type": "http", "command": "srv"}'];
+      for (const entry of shapes) {
+        writeFileSync(join(project, ".mcp.json"), `{"mcpServers": {\n "a": {"command": "a"},\n ${entry}\n}}`);
+        const other = load(true);
+        expect(other.settings.mcp.servers.map((s) => s.name)).toEqual(["a"]);
+        expect(other.warnings.filter((w) => w.includes(file))).toEqual([
+          expect.stringMatching(/^\S+\.mcp\.json:3: mcpServers\.x .* — MCP server x is left out until it is fixed;/),
+        ]);
+        expect(other.vet({ path: file, text: readFileSync(file, "utf8") }, undefined).errors).toEqual([expect.stringContaining(`${file}:3: mcpServers.x `)]);
       }
     });
 

@@ -336,3 +336,17 @@ test("a package's own .mcp.json and skills folder below the trusted root are nam
   // the root itself has nothing below it to name
   expect((await hey(["--approve", "-p", "hi"], repo)).stderr).toBe("");
 });
+
+// x147 finding 5: the listing said "add an [mcp.NAME] table … and /reload", the reason only on stderr
+test("hey mcp list in a package whose .mcp.json is the only one says on stdout that it is not read and where it goes, not to add a table", async () => {
+  const app = join(repo, "app");
+  write(join(app, ".mcp.json"), JSON.stringify({ mcpServers: { fs: { command: BUN, args: [FAKE_SERVER, "ok", "fs", "read"] } } }));
+  const m = model(() => ({ text: "ok" }));
+  userConfig(m.baseUrl);
+  const list = await hey(["mcp", "list"], app);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toBe(
+    `no MCP servers in use; not read: ${join(app, ".mcp.json")}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there\n`,
+  );
+  expect(list.stdout).not.toContain("/reload");
+});

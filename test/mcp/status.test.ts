@@ -96,6 +96,20 @@ test("/mcp with none in use (a table hey has not approved yet is there, so not '
   expect(formatStatus([], none, true)).toBe("MCP is off in this run (--no-mcp)");
 });
 
+// x147 finding 5: `hey mcp list` in a package with its own .mcp.json advised writing a table and /reload
+test("/mcp with none in use and a server file hey never reads: that file is the reason said; /reload is advised in the REPL only", () => {
+  const none = offerTools([], () => false);
+  const unread = "not read: /r/app/.mcp.json: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, /r; move them there";
+  for (const oneShot of [true, false]) expect(formatStatus([], none, false, undefined, [], [], { oneShot, unread })).toBe(`no MCP servers in use; ${unread}`);
+  expect(formatStatus([], none, false, undefined, [], [], { oneShot: true })).toBe(
+    "no MCP servers in use; add an [mcp.NAME] table to the config (see the README): one hey has not approved yet starts once you say yes at the interactive prompt",
+  );
+  // with servers in use: said last in the REPL (its start-up line may have scrolled away); `hey mcp` said it at start
+  const servers: ServerStatus[] = [{ name: "fs", state: "connected", tools: tools("read"), cached: false }];
+  expect(formatStatus(servers, offer(servers), false, undefined, [], [], { oneShot: false, unread }).split("\n").at(-1)).toBe(unread);
+  expect(formatStatus(servers, offer(servers), false, undefined, [], [], { oneShot: true, unread })).not.toContain("not read");
+});
+
 test("/mcp names the tools left out once per reason: an allow list that refuses ten reads as one list, not ten '(refused by [permission])'", () => {
   const servers: ServerStatus[] = [{ name: "fs", state: "connected", tools: tools("read_text_file", "move_file", "edit_file", "get_env"), cached: false }];
   const text = formatStatus(
