@@ -90,8 +90,7 @@ function look(dir: string, first: StartedDir, tell: ((line: string) => void) | u
   if (statOf(".")?.id !== found!.id || (at !== undefined && at !== first.real)) {
     astray = true;
     return (
-      notTakenLine(dir, foundAt(dir), first, uid) ??
-      `the project was replaced: ${dir} changed as hey entered it — hey does not follow it; restart hey in the directory you mean`
+      notTakenLine(dir, foundAt(dir), first, uid) ?? `the project was made again at ${dir}, but it changed as hey entered it — hey looks again at the next call`
     );
   }
   astray = false;
