@@ -4,7 +4,7 @@
 // at the path; a directory removed then was called one hey has no access to. process.chdir is
 // wrapped to make the change just before the real one.
 import { afterEach, expect, spyOn, test } from "bun:test";
-import { mkdirSync, readdirSync, realpathSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { movedFrom, rememberWorkDir } from "../../src/fs/work-dir.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
@@ -67,6 +67,37 @@ test("a link put at the path as hey enters it: refused naming where it points, l
   mkdirSync(dir); // the user puts a real directory back
   expect(movedFrom(dir, (l) => told.push(l))).toBeUndefined(); // old code: "the project moved: … (that one is now …/elsewhere?)" for good
   expect(told).toEqual([adopted(dir)]);
+  expect(process.cwd()).toBe(dir);
+});
+
+// ext4 gives a directory made after the race the inode the first one freed: the same device and inode
+// as the one hey started in, so the look found nothing changed while hey's own directory stayed at the
+// link's target. Here the first one itself is put back (this process's directory is elsewhere, deleted).
+test("after the race, a directory at the path with the first one's very inode: hey enters it, not staying where the link pointed", () => {
+  const d = tempDir("hey-start-race-");
+  made.push(d);
+  const base = realpathSync(d.path);
+  const [dir, hold, gone, elsewhere] = ["app", "hold", "gone", "elsewhere"].map((name) => join(base, name)) as [string, string, string, string];
+  for (const path of [dir, gone, elsewhere]) mkdirSync(path);
+  rememberWorkDir(dir);
+  process.chdir(gone);
+  rmdirSync(gone); // hey's own directory: deleted
+  renameSync(dir, hold);
+  mkdirSync(dir);
+  const chdir = changedOnEntry(() => {
+    rmdirSync(dir);
+    symlinkSync(elsewhere, dir);
+  });
+  try {
+    expect(movedFrom(dir)).toStartWith(`the project was replaced: ${dir} is now a link to ${elsewhere} — `);
+  } finally {
+    chdir.mockRestore();
+  }
+  unlinkSync(dir);
+  renameSync(hold, dir);
+  const told: string[] = [];
+  expect(movedFrom(dir, (l) => told.push(l))).toBeUndefined();
+  expect(told).toEqual([adopted(dir)]); // old code: nothing, and hey's own directory left at …/elsewhere
   expect(process.cwd()).toBe(dir);
 });
 
