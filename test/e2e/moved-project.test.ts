@@ -119,3 +119,37 @@ test("the start directory replaced by a link a checkout put there: the next writ
   expect(bash).toBe(`bash: not run: ${line}`);
   expect(readdirSync(elsewhere)).toEqual([]);
 });
+
+// x149: the same branch tracking `pkg` as a link, with hey started in pkg/app: the link above the start
+// directory passed every check made of app itself, and the write and the command landed where pkg points.
+test("a directory above the start directory replaced by a link a checkout put there: the next write_file and bash are refused, and nothing lands where it leads", async () => {
+  await ensureBinary();
+  const repo = join(realpathSync(base.path), "repo");
+  const app = join(repo, "pkg", "app");
+  const outside = join(realpathSync(base.path), "outside");
+  const git = (...args: string[]) => expect(Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo }).exitCode).toBe(0);
+  mkdirSync(app, { recursive: true });
+  mkdirSync(join(outside, "app"), { recursive: true });
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(app, "a.txt"), "a\n");
+  git("add", "pkg");
+  git("commit", "-q", "-m", "pkg");
+  git("checkout", "-q", "-b", "linked");
+  git("rm", "-q", "-r", "pkg");
+  symlinkSync("../outside", join(repo, "pkg"));
+  git("add", "pkg");
+  git("commit", "-q", "-m", "pkg is a link");
+  git("checkout", "-q", "main");
+  const [switched, write, bash] = await threeCalls(
+    app,
+    "switch branches, then add a file",
+    "cd ../.. && git checkout -q linked && echo switched",
+    { path: "b.txt", content: "b\n" },
+    "touch ran.txt",
+  );
+  expect(switched).toContain("switched");
+  const line = `the project was replaced: ${app} now leads through a link to ${join(outside, "app")} — hey does not follow it; restart hey in the directory you mean`;
+  expect(write).toBe(`write_file: b.txt not written: ${line}`); // old code: "[hey: … made again …: hey works in the new one]"
+  expect(bash).toBe(`bash: not run: ${line}`);
+  expect(readdirSync(join(outside, "app"))).toEqual([]);
+});
