@@ -167,7 +167,7 @@ export async function recordApprovals(
  * so a run that never reached the model does not use up "the first run"; what a later call owes
  * replaces what an earlier one did. A record that exists is updated at once, as before: a yes at
  * the question is the user's, and an update never takes more than the user approved; so is a `yes`
- * (the user said yes at the question) after a removed record. trust.json is
+ * (the user said yes at the approvals or the trust question) after a removed record. trust.json is
  * read when the record is written: at the first answer no tool of this run has run yet.
  */
 export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>, yes = false): Promise<void> {

@@ -82,7 +82,9 @@ test("no allow list in any file before a gone project config: its line says a ye
   mkdirSync(join(here.root, ".hey"), { recursive: true });
   const run = await start("n");
   expect(run.asked).toContain(`${here.projectConfig} is not there, and the record of what you approved was removed`);
-  expect(run.asked).toContain(`${here.projectConfig} is not there, and the record of what you approved was removed (what it set cannot be known); going on without it:\n  - [permission] allow (the whole list: every tool call would run)`);
+  expect(run.asked).toContain(
+    `${here.projectConfig} is not there, and the record of what you approved was removed (what it set cannot be known); going on without it:\n  - [permission] allow (the whole list: every tool call would run)`,
+  );
   expect(run.asked).not.toContain("the allow list of the files before it");
 });
 
