@@ -127,9 +127,7 @@ Options:
       --plan               plan mode: the agent reads and searches, changes nothing
                            (in the REPL /plan or Shift+Tab turns it off)
       --approve            trust this project's .hey/config.toml and .mcp.json (as
-                           written: their MCP servers too) and skills for this run;
-                           after a removed approvals record, confirm your config files
-                           (typed at a terminal, or with CI set)
+                           written: their MCP servers too) and skills for this run
   -c, --continue           continue the latest session of this directory (not open in
                            another hey); in one with none, of its project
       --resume [ID]        continue the session ID (or a unique start or end of it);

@@ -69,7 +69,7 @@ export function permissionRules(
 
 const UNLISTED = " matches no allow entry";
 const UNAPPROVED_HINT =
-  "; no allow entry counts until you approve your config files: run `hey` at a terminal, or `hey --approve` after a removed approvals record (read-only commands run meanwhile)";
+  "; no allow entry counts until you approve your config files: run `hey` at a terminal and answer its question (read-only commands run meanwhile)";
 
 /** `l` with its files as the user writes them (`~/.config/hey/config.toml`), as a refusal names them. */
 function shortPaths(l: PermissionRules, home: string): PermissionRules {

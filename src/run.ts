@@ -109,7 +109,6 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       : undefined;
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), {
       approve: args.approve && !agent,
-      terminal: isTty(0) || isTty(2),
       configFile: args.config,
       ask,
       warn: warn,
@@ -122,14 +121,15 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (oneShot && unsendable(provider) && asksModel(message)) throw new ConfigError(unsendable(provider)!);
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
-    if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover
+    if (args.approve && !agent && (ask || !approvals.lost) && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // a removed record's start said it
     // the first record is written when the model first answers: a run it never answers creates none
     // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
     const recorded = (m: string) => {
       notices.print(`hey: ${m}`);
       if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
     };
-    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), saidYes(begun.config, config, args.run.mcp));
+    const yes = saidYes(begun.config, config, args.run.mcp) || (trust.asked && trust.trusted); // either question's: after a removed record, written at once
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), yes);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read

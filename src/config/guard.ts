@@ -69,7 +69,7 @@ export interface Guarded {
  */
 export type LayerRole = "base" | "narrowing" | "replacing";
 
-/** The lists of the files below a replacing file, as this run uses them: what its own lists replace; `narrowed`: the allow list a narrowing file's sits over (said, never weighed). */
+/** The lists of the files below a replacing file, as this run uses them: what its own lists replace; `narrowed`: the allow list a narrowing file's sits over, the files before it approved as written (said, never weighed). */
 export type Below = Pick<Guarded, "allow" | "deny" | "keep_env"> & { narrowed?: string[] };
 
 /** A file hey has no approval for yet: nothing of what it sets is approved. */

@@ -112,6 +112,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const origins = new Map<string, string>();
   const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
   let heldProxy: string | undefined; // the [proxy] url in force, were it approved (Settings.network.heldProxy)
+  let allowAsWritten: string[] = []; // the allow list in force were every file so far approved: what a yes at the question lets through
   const checkedAll = layers.map((l) => checkLayer(l.source, l.data, l.locate ?? l.text));
   const serversOf = (data: Table) => (data as ConfigFile).mcp?.servers ?? {};
   const shadowed = replacedServers(layers.map((l, i) => ({ source: l.source, servers: serversOf(checkedAll[i]!.data), place: (n) => placeIn(l, ["mcp", n]) })));
@@ -134,7 +135,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
       const role = layer.guard.role;
-      const guard = guardLayer(data, approved, role === "replacing" ? listsOf(merged) : role === "narrowing" ? { narrowed: listsOf(merged).allow } : {});
+      const guard = guardLayer(data, approved, role === "replacing" ? listsOf(merged) : role === "narrowing" ? { narrowed: allowAsWritten } : {});
       const widenings = guard.widenings.filter((w) => !aboutServers(w, replaced));
       const kept = guard.kept.filter((n) => !replaced?.has(n));
       guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings, kept, ...(layer.gone ? { gone: true as const } : {}) });
@@ -156,10 +157,10 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     for (const entry of written?.deny ?? [])
       reads.push({ entry, anchored: layer.project ? anchoredEntry(entry, projectFolder(layer.source)) : entry, file: denyAt });
     for (const w of (written?.allow ?? []).map(gluedMark)) if (w) entryNotes.push(`${placeIn(layer, ["permission", "allow"])}: [permission] allow ${w}`);
-    if (layer.project) {
-      // a project narrows the user's lists, never widens them: its allow list is one more a call
-      // must match, its deny entries add to the user's (issue 24)
-      // its path entries name the project's files: relative ones are under the folder holding .hey/, wherever hey starts
+    if (!layer.project) allowAsWritten = written?.allow ?? allowAsWritten;
+    else {
+      // a project narrows the user's lists, never widens them: its allow list is one more a call must match, its deny
+      // entries add to the user's (issue 24); its path entries name the project's files: relative ones are under the folder holding .hey/, wherever hey starts
       const { permission, ...rest } = data as ConfigFile & Table;
       const root = projectFolder(layer.source);
       const lists = { allow: (permission?.allow ?? []).map((e) => anchoredEntry(e, root)), deny: (permission?.deny ?? []).map((e) => anchoredEntry(e, root)) };

@@ -41,16 +41,15 @@ export interface ApprovalState {
 /**
  * Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten
  * when hey records next. None while one of `traces` shows hey ran before (config/approval-store.ts
- * earlierRunTrace): the record was removed, which is said to `warn` — unless the user `confirms`
- * (`--approve`, not from the agent's command): then the files are taken as they are, as on hey's
- * first run, and recorded at the model's first answer.
+ * earlierRunTrace): the record was removed, which is said to `warn`, and an empty one stands in
+ * (`lost`) until the user's yes at the question or the model's first answer rewrites it.
  */
-export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = [], confirms = false): ApprovalState {
+export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = []): ApprovalState {
   const record = readApprovalsForRun(file, warn);
   const trace = record === undefined ? earlierRunTrace(traces) : undefined;
   if (trace === undefined) return { record, file };
-  warn(lostRecordNotice(file, trace, confirms));
-  return confirms ? { record: undefined, file } : { record: emptyApprovals(), file, lost: true };
+  warn(lostRecordNotice(file, trace));
+  return { record: emptyApprovals(), file, lost: true };
 }
 
 /**
@@ -136,14 +135,15 @@ export async function recordApprovals(
   const before = state.record ?? emptyApprovals();
   const changed = first || state.lost || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
-  const trusted = first ? trustedIn(trustFile) : [];
+  // after a removed record, only the answers given at hey's question in this run (trust/store.ts keepWhileLost): trust.json's others are unconfirmed
+  const trusted = first ? trustedIn(trustFile) : state.lost ? before.trusted : undefined;
   // a file another session recorded since this one read the record keeps that entry, unless this
   // session approved more of it: its view of the file is stale, and a "no" here must not undo a yes there
   const stale = (a: Approvals, key: string) =>
     !first && !sameGuarded(a.configs[key], before.configs[key]) && sameGuarded(before.configs[key] ?? NOTHING_APPROVED, used[key]);
   const update = (a: Approvals) =>
     withConfigs(
-      first ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
+      trusted ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
       seedMainCheckout(a, Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key)))),
     );
   try {
@@ -167,7 +167,7 @@ export async function recordApprovals(
  * so a run that never reached the model does not use up "the first run"; what a later call owes
  * replaces what an earlier one did. A record that exists is updated at once, as before: a yes at
  * the question is the user's, and an update never takes more than the user approved; so is a `yes`
- * (the user said yes at the question) after a removed record. trust.json is
+ * (the user said yes at the approvals or the trust question) after a removed record. trust.json is
  * read when the record is written: at the first answer no tool of this run has run yet.
  */
 export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>, yes = false): Promise<void> {

@@ -247,7 +247,7 @@ const restOf = (w: Widening) => (w.untrusted ? "nothing else in the file is used
 function goneNotice(w: Widening, asked: boolean): string {
   const then = asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them";
   if (w.lost)
-    return `${visible(w.file)} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so, and the next start goes without the file; ${asked ? "/reload asks again" : "to go on without it now, run `hey` at a terminal or `hey --approve`"}`;
+    return `${visible(w.file)} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so: the record hey writes next (at the model's first answer, or at your yes to a question) leaves it out, and the starts after that go without the file; ${asked ? "/reload asks again" : "to go on without it now, run `hey` at a terminal and answer its question"}`;
   const lists = w.untrusted ? "the project's deny entries recorded there" : "the lists you approved there";
   return `${visible(w.file)} is gone; ${lists} still apply; ${then}`;
 }
@@ -255,18 +255,15 @@ function goneNotice(w: Widening, asked: boolean): string {
 /**
  * No approvals record, though hey ran before (`trace` holds what it left): the record was removed,
  * and nothing in the user's and a trusted project's files counts as approved (config/vanished.ts
- * RECORD_LOST) — or, `confirmed` (`--approve`), all of it does, as on hey's first run.
+ * RECORD_LOST) until the user's yes at the interactive question.
  */
-export function lostRecordNotice(record: string, trace: string, confirmed = false): string {
-  const missing = `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed`;
-  if (confirmed)
-    return `${missing}; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers`;
-  return `${missing}, so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run \`hey\` at a terminal and answer its question, or run \`hey --approve\` once`;
+export function lostRecordNotice(record: string, trace: string): string {
+  return `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed, so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run \`hey\` at a terminal and answer its question`;
 }
 
-/** A removed record and a `--approve` that may be the agent's (no terminal, no CI): what it does not do. */
-export const APPROVE_UNTYPED =
-  "--approve confirms your config files after a removed record only when typed at a terminal (or in CI, with CI set): from a run with no terminal on stdin or stderr it trusts the project for this run alone";
+/** A removed record and `--approve` in a run that asks nothing: what the flag does not do (only a person's yes at the question confirms the files). */
+export const APPROVE_LEAVES_LOST =
+  "--approve does not confirm your config files after a removed approvals record (a flag is as easy for the agent to pass as for you): it trusts the project for this run alone; run `hey` at a terminal and answer its question to confirm them";
 
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */
 export const APPROVE_LEAVES =

@@ -10,7 +10,7 @@ import { rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
 import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice } from "./policy.ts";
 import { movedFrom } from "../fs/work-dir.ts";
-import { gatedResources, isTrusted, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
+import { gatedResources, isTrusted, keepWhileLost, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
 
 /** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
 export interface SessionTrust {
@@ -52,6 +52,7 @@ async function changeTrust(parts: SessionTrust, trusted: boolean, ask: ((questio
     if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, trustedBefore(parts));
   }
   await trustProject(parts.project, trusted, files);
+  keepWhileLost(parts.approvals, projectKey(root), trusted);
   rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
   parts.trust.trusted = trusted;
   parts.trust.provisional = false;
@@ -86,6 +87,7 @@ export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
   parts.trust.provisional = false;
   try {
     await recordTrust(trustFile, projectKey(root), true, parts.approvals.file);
+    keepWhileLost(parts.approvals, projectKey(root), true);
   } catch (e) {
     parts.warn(`could not record the trust in ${trustFile}: ${errorText(e)}; the next start asks about this project`);
     return;

@@ -8,7 +8,7 @@ import { ConfigError, UnknownProviderError, type ConfigFlags } from "../config/s
 import { isTable } from "../config/table.ts";
 import type { Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
-import { APPROVE_UNTYPED, unloadedProviderHint } from "./policy.ts";
+import { APPROVE_LEAVES_LOST, unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
 import { agentCommand } from "../agent-mark.ts";
 import { projectKey, readTrust, settleTrust, type TrustOutcome } from "./store.ts";
@@ -32,8 +32,6 @@ export async function beginConfig(
   flags: ConfigFlags,
   opts: {
     approve: boolean;
-    /** a terminal on stdin or stderr: with it (or CI set), `approve` was typed by the user and confirms a removed record */
-    terminal?: boolean;
     configFile: string | undefined;
     ask?: (question: string) => Promise<string | undefined>;
     warn(message: string): void;
@@ -42,12 +40,16 @@ export async function beginConfig(
   },
 ): Promise<Begun | "cancelled"> {
   // a session left by an earlier run (written, as the first record is, once a model answered; in the record's own
-  // state tree, not the cache a CI job may restore apart): a missing record was removed, not never written
-  // --approve confirms the files as they are only when the user typed it: no agent mark, and a terminal on stdin or
-  // stderr — the agent's bash has none, even with the mark unset — or a CI job (CI set), whose fresh state is a first run anyway
-  const typed = opts.approve && agentCommand(env) === undefined && (opts.terminal === true || Boolean(env.CI));
-  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir], typed);
-  if (opts.approve && !typed && approvals.lost) opts.warn(APPROVE_UNTYPED);
+  // state tree, not the cache a CI job may restore apart): a missing record was removed, not never written.
+  // Only a person's yes at the interactive question confirms the files then, never a flag: the agent's bash can
+  // unset its mark, set CI or run hey under `script` for a terminal as easily as the user types --approve. An agent
+  // with an unrestricted shell could still drive the prompt itself through a pseudo-terminal, timing its "y" after
+  // the question shows (ask.ts drops keys typed before it): no program tells that from a person, so this closes the
+  // one-line routes, not every route
+  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir]);
+  if (opts.approve && approvals.lost && !opts.ask) opts.warn(APPROVE_LEAVES_LOST);
+  // read before the trust question: this run's own answer is no sign that the project's .hey/config.toml was ever there
+  const projectAnswered = approvals.lost === true && answered(here);
   const { ask } = opts;
   const trust = await settleTrust({
     here,
@@ -68,7 +70,7 @@ export async function beginConfig(
       flags,
       approvals: approvals.record,
       recordLost: approvals.lost,
-      projectAnswered: approvals.lost && answered(here),
+      projectAnswered,
       approveProject: opts.approve,
       agent: agentCommand(env) !== undefined,
       noMcp: opts.noMcp,

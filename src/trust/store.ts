@@ -139,6 +139,19 @@ export async function trustProject(
   if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, seedMainCheckout(a, approved)), "existing");
 }
 
+/**
+ * After a removed record (`approvals.lost`), a trust answer hey recorded in trust.json, kept in the
+ * stand-in record too: recordTrust updates only a record on disk, and the one this run writes (at
+ * the model's first answer, or at once after a yes) takes the stand-in's answers — else the next
+ * start would find trust.json's yes unconfirmed and ask again. Changed in place: config/load.ts
+ * tells the stand-in by its identity.
+ */
+export function keepWhileLost(approvals: { record: Approvals | undefined; lost?: boolean }, project: string, trusted: boolean): void {
+  if (!approvals.lost || !approvals.record) return;
+  const { trusted: list } = approvals.record;
+  list.splice(0, list.length, ...withTrusted(approvals.record, project, trusted).trusted);
+}
+
 /** The file's decisions. Throws TrustFileError or OwnFileError (a link), or the system error. */
 export function readTrust(file: string): TrustFile {
   const read = readOwnFile(file, TRUST_FILE_MAX_BYTES);
@@ -218,7 +231,7 @@ export async function settleTrust(opts: {
   /** the line typed; undefined: cancelled */
   ask(question: string): Promise<string | undefined>;
   warn(message: string): void;
-  /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept; `lost`: `record` stands in for one removed */
+  /** what the user approved (undefined: hey's first run, nothing recorded yet) and where it is kept; `lost`: `record` stands in for one removed, and takes the answer given here (keepWhileLost) */
   approvals: { record: Approvals | undefined; file: string; lost?: boolean };
 }): Promise<TrustOutcome | "cancelled"> {
   const file = opts.trustFile;
@@ -249,6 +262,7 @@ export async function settleTrust(opts: {
   if (answer !== "not now") {
     try {
       await recordTrust(file, project, trusted, opts.approvals.file);
+      keepWhileLost(opts.approvals, project, trusted);
       recorded = true;
     } catch (e) {
       opts.warn(`could not record the answer in ${file}: ${errorText(e)}`);

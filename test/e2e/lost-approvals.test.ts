@@ -1,14 +1,17 @@
 // An approvals record removed (README "The agent never widens its own rules"): with the user's
 // config gone too, no list is taken as dropped, this run or the next; only hey's sessions, which
 // live with the record, tell that hey ran before — saved outputs in a cache restored apart (CI) do
-// not lock a run out — and `--approve` confirms the files in a `-p` run; a run the model never
-// answered rewrites no record. One-shot runs of dist/hey.
+// not lock a run out — and only a yes at the interactive question confirms the files: `--approve`
+// does not, with CI set or at a pseudo-terminal alike, and `hey doctor --approve` says what a run
+// does; a run the model never answered rewrites no record, but a yes at the trust question is kept.
+// One-shot runs of dist/hey, and the REPL in tmux.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHey } from "../helpers/e2e.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
 import { startTerm } from "../helpers/tmux.ts";
+import { testNeeding } from "../helpers/tools.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -40,7 +43,7 @@ test("the config and approvals.json both removed: rm is refused in the run that 
   const refusal = scripted.results()[0]!;
   expect(refusal).toStartWith("blocked by permission rules:");
   // what to do, not an edit of a file that is not there
-  expect(refusal).toContain("run `hey` at a terminal, or `hey --approve`");
+  expect(refusal).toContain("run `hey` at a terminal and answer its question");
   expect(refusal).not.toContain("config.toml: add");
   expect(existsSync(victim())).toBe(true);
   expect(readFileSync(record(), "utf8")).not.toContain("<nothing until approved>");
@@ -54,7 +57,7 @@ test("sessions and no config ever, the record removed (a new machine with synced
   rmSync(join(scripted.project.path, "made-by-agent"));
   const found = await hey(["-m", "m1", "-p", "hi"], fromEnv());
   expect(found.stderr).toContain(missing());
-  expect(scripted.results()[0]).toContain("run `hey` at a terminal, or `hey --approve`");
+  expect(scripted.results()[0]).toContain("run `hey` at a terminal and answer its question");
   const next = await hey(["-m", "m1", "-p", "hi"], fromEnv());
   expect(next.stderr).not.toContain("missing");
   expect(next.stderr).not.toContain("was removed");
@@ -85,16 +88,52 @@ test("saved outputs in a cache restored without the state (CI) are no trace: a f
   expect(scripted.results()[0]).toContain("3");
 });
 
-test("--approve confirms a removed record in a -p run: the call runs, and the next run without it too", async () => {
+/** `hey ARGS` at a pseudo-terminal `script` holds (stdin and stderr a terminal, as typed in a shell), in the project; what it printed. */
+async function atPseudoTerminal(args: string[], env: Record<string, string> = {}) {
+  const command = [await ensureBinary(), ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+    cwd: scripted.project.path,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scripted.home.path, NO_COLOR: "1", TERM: "dumb", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 20_000,
+    killSignal: "SIGKILL",
+  });
+  const [out, code] = await Promise.all([proc.stdout.text(), proc.exited]);
+  return { code, out: out.replaceAll("\r", "") };
+}
+
+/** What a run says of --approve after a removed record: it trusts the project, never confirms the files. */
+const UNCONFIRMED = "--approve does not confirm your config files after a removed approvals record";
+
+test("--approve with CI set confirms nothing after a removed record: the call is refused, and the next run still waits", async () => {
   await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
   scripted.calls = [["bash", { command: "seq 1 3" }]];
-  const r = await hey(["-p", "--approve", "count"], { CI: "true" }); // no terminal here: a CI job's
-  expect(r.stderr).toContain(`${missing()}; --approve confirms your config files (and trust.json's answers) as they are now`);
-  expect(scripted.results()[0]).not.toStartWith("blocked");
-  const next = await hey(["-p", "count"]);
-  expect(next.stderr).not.toContain("missing");
-  expect(scripted.results()[0]).not.toStartWith("blocked");
+  const r = await hey(["-m", "m1", "-p", "--approve", "count"], { ...fromEnv(), CI: "true" }); // as an agent's bash with its mark unset can set it
+  expect(r.stderr).toContain(`${missing()}, so nothing in your config files counts as approved`);
+  expect(r.stderr).toContain(UNCONFIRMED);
+  expect(r.stderr).not.toContain("--approve confirms");
+  expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
+  const next = await hey(["-m", "m1", "-p", "count"], fromEnv());
+  expect(next.stderr).not.toContain("missing"); // the record is written again, keeping the loss
+  expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
 });
+
+testNeeding(["script"])(
+  "--approve at a pseudo-terminal (script, as the agent can make one) confirms nothing after a removed record; hey doctor --approve there says the same",
+  async () => {
+    await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
+    const doctor = await atPseudoTerminal(["doctor", "--approve"]);
+    expect(doctor.out).toContain(UNCONFIRMED);
+    expect(doctor.out).not.toContain("from a run with no terminal");
+    scripted.calls = [["bash", { command: "seq 1 3" }]];
+    const r = await atPseudoTerminal(["-m", "m1", "-p", "--approve", "count"], fromEnv());
+    expect(r.out).toContain(UNCONFIRMED);
+    expect(r.out).not.toContain("--approve confirms");
+    expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
+  },
+);
 
 test("a run the model never answered rewrites no removed record: the next run still finds it removed", async () => {
   await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
@@ -144,6 +183,33 @@ test("after a removed record, a yes at the REPL's question is recorded at once: 
     expect(kept).toContain("bash: seq *");
     const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
     expect(r.stderr).not.toContain("missing");
+  } finally {
+    await term.close();
+  }
+});
+
+test("after a removed record, a yes to the trust question is recorded at once: kept when the model never answers, and the next start asks nothing", async () => {
+  const dead = "http://127.0.0.1:47341/v1"; // nothing listens there: the model never answers
+  const state = "$HOME/.local/state/hey";
+  const before = `mkdir -p ${state}/sessions && echo '{}' > ${state}/sessions/old.jsonl && echo '{"mcpServers":{"fs":{"command":"true"}}}' > .mcp.json && git init -q`;
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  try {
+    await term.waitFor("Trust this project? (y/N)");
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor("Use this change? (y/N)"); // the user config's loss: .mcp.json was approved with the trust, as listed
+    await term.type("n");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const kept = JSON.parse(readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8")) as { trusted: string[] };
+    expect(kept.trusted).toHaveLength(1);
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
+    expect(r.stderr).not.toContain("trust.json trusts");
+    expect(r.stderr).not.toContain("not loaded");
   } finally {
     await term.close();
   }

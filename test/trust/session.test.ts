@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { keepGrownTrust, setSessionTrust, type SessionTrust } from "../../src/trust/session.ts";
 import { readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
+import { recordApprovals } from "../../src/trust/approve.ts";
+import { emptyApprovals } from "../../src/config/approvals.ts";
+import type { LoadedConfig } from "../../src/config/load.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { rememberWorkDir } from "../../src/fs/work-dir.ts";
 
@@ -99,6 +102,18 @@ describe("/trust", () => {
     );
     expect(trustedIn()).toBeUndefined();
   });
+});
+
+test("/trust in a session that found the approvals record removed, before the model answered: the record the session writes keeps the yes", async () => {
+  writeFileSync(join(root, ".mcp.json"), server("db"));
+  const standIn = emptyApprovals();
+  parts.approvals = { record: standIn, file: parts.approvals.file, lost: true };
+  await setSessionTrust(parts, true, async () => "y");
+  expect(trustedIn()).toBe(true);
+  expect(parts.approvals.record).toBe(standIn); // still the stand-in (config/load.ts tells a lost record by it)
+  // the record written at the model's first answer (no config file here to record)
+  await recordApprovals({ guards: [] } as unknown as LoadedConfig, parts.approvals, parts.project.trustFile, () => {});
+  expect(readApprovals(parts.approvals.file)?.trusted).toEqual([root]);
 });
 
 describe("a project that grew in the session", () => {

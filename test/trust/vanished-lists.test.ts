@@ -30,12 +30,12 @@ const writeRecord = (configs: Record<string, unknown>, trusted: string[] = []) =
 const record = () => JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { configs: Record<string, { allow?: string[]; deny?: string[] }> };
 
 /** A run's start (beginConfig), its widenings decided with `answer` at the REPL's question (none: a one-shot run), then recorded. */
-async function start(answer?: string, approve = false, terminal = true) {
+async function start(answer?: string, approve = false) {
   const said: string[] = [];
   const asked: string[] = [];
   const warn = (m: string) => said.push(m);
   const ask = answer === undefined ? undefined : async (q: string) => (asked.push(q), answer);
-  const begun = await beginConfig(here, env, {}, { approve, terminal, configFile: undefined, warn, ...(ask ? { ask } : {}) });
+  const begun = await beginConfig(here, env, {}, { approve, configFile: undefined, warn, ...(ask ? { ask } : {}) });
   if (begun === "cancelled") throw new Error("cancelled");
   const config = await decideWidenings(begun.config, ask, warn);
   await recordApprovals(config, begun.approvals, here.trustFile, warn);
@@ -164,10 +164,12 @@ test("the record removed and the user config gone too: no list is taken as dropp
   const run = await start();
   expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
   expect(run.said[0]).toContain(
-    "so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run `hey` at a terminal and answer its question, or run `hey --approve` once",
+    "so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run `hey` at a terminal and answer its question",
   );
+  expect(run.said.join("\n")).not.toContain("--approve");
+  // the record is written only once the model answers (here recordApprovals, as at that answer): the notice says so, not that the next start goes without the file
   expect(run.said).toContain(
-    `${here.userConfig} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so, and the next start goes without the file; to go on without it now, run \`hey\` at a terminal or \`hey --approve\``,
+    `${here.userConfig} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so: the record hey writes next (at the model's first answer, or at your yes to a question) leaves it out, and the starts after that go without the file; to go on without it now, run \`hey\` at a terminal and answer its question`,
   );
   // most users never had the file: an "allow nothing" kept for it would refuse every writing tool call for good
   expect(record().configs[here.userConfig]).toBeUndefined();
@@ -176,29 +178,28 @@ test("the record removed and the user config gone too: no list is taken as dropp
   expect(next.said).toEqual([]);
 });
 
-test("--approve from a run with no terminal and no CI (an agent's bash, its mark unset) confirms nothing after a removed record, and says so", async () => {
-  mkdirSync(join(here.userConfig, ".."), { recursive: true });
-  writeFileSync(here.userConfig, '[permission]\nallow = ["bash: git *"]\n');
-  recordRemoved();
-  const run = await start(undefined, true, false);
-  expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
-  expect(run.said).toContain(
-    "--approve confirms your config files after a removed record only when typed at a terminal (or in CI, with CI set): from a run with no terminal on stdin or stderr it trusts the project for this run alone",
-  );
-  expect(record().configs[here.userConfig]?.allow).toEqual([ALLOWS_NOTHING]);
-});
-
-test("--approve confirms a removed record: the files are taken as they are, as on hey's first run", async () => {
+test.each([
+  ["a run with no terminal (an agent's bash, its mark unset)", {}],
+  ["CI set (as the agent can set it)", { CI: "true" }],
+])("--approve confirms nothing after a removed record, %s: it says so, and only the yes at the question confirms the files", async (_, extra) => {
+  Object.assign(env, extra);
   mkdirSync(join(here.userConfig, ".."), { recursive: true });
   writeFileSync(here.userConfig, '[permission]\nallow = ["bash: git *"]\n');
   recordRemoved();
   const run = await start(undefined, true);
-  expect(run.permission.allow).toEqual(["bash: git *"]);
-  expect(run.said[0]).toEndWith(
-    "it was removed; --approve confirms your config files (and trust.json's answers) as they are now, and hey records them as approved when the model first answers",
+  expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
+  expect(run.said).toContain(
+    "--approve does not confirm your config files after a removed approvals record (a flag is as easy for the agent to pass as for you): it trusts the project for this run alone; run `hey` at a terminal and answer its question to confirm them",
   );
-  expect(record().configs[here.userConfig]?.allow).toEqual(["bash: git *"]);
-  expect((await start()).said).toEqual([]);
+  expect(run.said.join("\n")).not.toContain("--approve confirms");
+  expect(record().configs[here.userConfig]?.allow).toEqual([ALLOWS_NOTHING]);
+  // the interactive prompt's question, answered by a person, does
+  const asked = await start("y");
+  expect(asked.asked.join("\n")).toContain('+ [permission] allow "bash: git *"');
+  expect(asked.permission.allow).toEqual(["bash: git *"]);
+  const next = await start();
+  expect(next.permission.allow).toEqual(["bash: git *"]);
+  expect(next.said).toEqual([]);
 });
 
 test("saved command outputs alone (a cache restored without the state, a first REPL that ran only !COMMAND) are no trace of a removed record", async () => {
