@@ -168,6 +168,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const outer = outerDenyNotice(
       (config.outerDeny ?? []).map((o) => o.file),
       here.root,
+      here.cwd,
     ); // a config above the project still refuses what it denies: whose entries those are
     for (const line of await once("outer", outer ? [outer] : [])) warn(line);
     // an untrusted project's deny entries, and those of a config above the project, narrow what runs, but are no list of the user's: they never silence these notices
@@ -186,7 +187,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       trusted: trust.trusted,
       provisional: trust.provisional,
       approvals,
-      controls: controlFiles(here, args.config),
+      controls: controlFiles(begun.here, args.config), // the configs above whose deny entries apply, the record's too
       plan,
       warn: (line: string, onlyOnce?: boolean) => void (onlyOnce ? held.push(line) : warn(line)), // after /clear: said at start already
       notice: (line: string) => notices.print(line),

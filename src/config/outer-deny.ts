@@ -5,12 +5,13 @@
 import { relative } from "node:path";
 
 /**
- * The line naming `files` (absolute, nearest first) by their path from the project `root`, or
- * undefined when there are none: at start (once per project while it holds), and in `hey doctor`.
+ * The line naming `files` (absolute, nearest first) by their path from `cwd`, where the user
+ * stands — from `web/src`, a `../.hey/config.toml` would read as the project `web/`'s own file —
+ * or undefined when there are none: at start (once per project while it holds), and in `hey doctor`.
  */
-export function outerDenyNotice(files: readonly string[], root: string): string | undefined {
+export function outerDenyNotice(files: readonly string[], root: string, cwd: string): string | undefined {
   if (files.length === 0) return undefined;
-  const named = files.map((f) => relative(root, f));
+  const named = files.map((f) => relative(cwd, f));
   const them = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
   return `deny entries of ${them} apply too: ${named.length === 1 ? "it is" : "they are"} above this project (${root})`;
 }

@@ -103,6 +103,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const outer = outerDenyNotice(
     (config.outerDeny ?? []).map((o) => o.file),
     here.root,
+    here.cwd,
   ); // whose the deny entries no file of the project names are
   const permissions = [...permissionLines(settings.permission, here.home), ...(outer ? [`permission: ${outer}`] : [])];
   const subject: Subject = {

@@ -195,6 +195,24 @@ export function outerConfigs(cwd: string, root: string, home: string, probe: Roo
     .map((dir) => join(dir, ".hey", "config.toml"));
 }
 
+/**
+ * `outer` (outerConfigs) with every other `.hey/config.toml` of a directory from `cwd` up to below
+ * `home` that `recorded` says the approvals record holds, whatever `.git` or project root lies
+ * between: the agent can move those bounds (`git init ..` from a package, or a skill written from a
+ * subdirectory of a folder with no git), and a deny entry the user approved keeps binding where it
+ * bound before the move (x152). The record is read already: no file is looked at here. Nearest
+ * first, the project `root`'s own left out. Pure.
+ */
+export function withRecordedAbove(outer: readonly string[], cwd: string, root: string, home: string, recorded: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let dir = cwd; dir !== home; dir = dirname(dir)) {
+    const file = join(dir, ".hey", "config.toml");
+    if (dir !== root && (outer.includes(file) || recorded(file))) out.push(file);
+    if (dirname(dir) === dir) break;
+  }
+  return out;
+}
+
 /** Whether `dir`'s `.hey/` holds none of the project's own files (no `config.toml`, no `skills/`): a task.md at most. */
 function weakHey(dir: string, probe: RootProbe): boolean {
   return !probe.exists(join(dir, ".hey", "config.toml")) && !probe.isDir(join(dir, ".hey", "skills"));
