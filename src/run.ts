@@ -165,11 +165,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    const outer = outerDenyNotice(
-      (config.outerDeny ?? []).map((o) => o.file),
-      here.root,
-      here.cwd,
-    ); // a config above the project still refuses what it denies: whose entries those are
+    // a config above the project still refuses what it denies: whose entries those are
+    const outer = outerDenyNotice(config.outerDeny ?? [], here);
     for (const line of await once("outer", outer ? [outer] : [])) warn(line);
     // an untrusted project's deny entries, and those of a config above the project, narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;

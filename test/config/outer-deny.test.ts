@@ -51,13 +51,15 @@ describe("outerConfigs: the configs from the launch directory up to the git root
 });
 
 test("outerDenyNotice names each file from where hey started, nearest first", () => {
-  expect(outerDenyNotice([], "/r/web", "/r/web")).toBeUndefined();
-  expect(outerDenyNotice(["/r/.hey/config.toml"], "/r/web", "/r/web")).toBe("deny entries of ../.hey/config.toml apply too: it is above this project (/r/web)");
+  expect(outerDenyNotice([], { root: "/r/web", cwd: "/r/web" })).toBeUndefined();
+  expect(outerDenyNotice([{ file: "/r/.hey/config.toml" }], { root: "/r/web", cwd: "/r/web" })).toBe(
+    "deny entries of ../.hey/config.toml apply too: it is above this project (/r/web)",
+  );
   // from web/src, `../.hey/config.toml` would be web/'s own file
-  expect(outerDenyNotice(["/r/.hey/config.toml"], "/r/web", "/r/web/src")).toBe(
+  expect(outerDenyNotice([{ file: "/r/.hey/config.toml" }], { root: "/r/web", cwd: "/r/web/src" })).toBe(
     "deny entries of ../../.hey/config.toml apply too: it is above this project (/r/web)",
   );
-  expect(outerDenyNotice(["/r/a/.hey/config.toml", "/r/.hey/config.toml"], "/r/a/web", "/r/a/web")).toBe(
+  expect(outerDenyNotice([{ file: "/r/a/.hey/config.toml" }, { file: "/r/.hey/config.toml" }], { root: "/r/a/web", cwd: "/r/a/web" })).toBe(
     "deny entries of ../.hey/config.toml and ../../.hey/config.toml apply too: they are above this project (/r/a/web)",
   );
 });
