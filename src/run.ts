@@ -167,7 +167,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
     // a config above the project still refuses what it denies: whose entries those are
     const outer = outerDenyNotice(config.outerDeny ?? [], here);
-    for (const line of await once("outer", outer ? [outer] : [])) warn(line);
+    const fresh = await once("outer", outer ? [outer.kept] : []); // none: forgotten, so one that comes back is said again
+    if (outer && fresh.length) warn(outer.line);
     // an untrusted project's deny entries, and those of a config above the project, narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;
     const notUsers = [...(config.projectDeny ?? []), ...(config.outerDeny ?? []).flatMap((o) => o.deny)];

@@ -159,7 +159,8 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
-  // the other configs from the launch directory up to the git root narrow too, trusted or not: no move of the project takes their deny entries out of force
+  // the other configs from the launch directory up to the git root, and those above it the record holds deny entries of (trust/start.ts),
+  // narrow too, trusted or not: no move of the project or of the git root takes their deny entries out of force
   const outer = (opts.here.outerConfigs ?? []).filter((path) => path !== projectConfig).map((path) => projectDenyLayer(path, opts.approvals));
   const project = opts.trustProject ? undefined : projectDenyLayer(projectConfig, opts.approvals);
   const narrowing = [...outer.reverse(), project].filter((l) => l !== undefined);

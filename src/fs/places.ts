@@ -43,7 +43,7 @@ export interface Places extends PeerDirs {
   projectConfig: string;
   /** the project's `.mcp.json` (the `mcpServers` of Claude Code, Cursor and VS Code; read only when trusted) */
   projectMcpJson: string;
-  /** the other `.hey/config.toml` files whose deny entries apply, there or not (outerConfigs) */
+  /** the other `.hey/config.toml` files whose deny entries apply, there or not (outerConfigs; at start those the approvals record holds above too: withRecordedAbove) */
   outerConfigs: string[];
   trustFile: string;
   approvalsFile: string;
@@ -176,7 +176,8 @@ export function projectRoot(cwd: string, home: string, probe: RootProbe): string
  * makes `web/` the project at the next start from there (x136), and the root's config with its deny
  * list would no longer be read; a rule keeping the root instead let the agent drop a package's deny
  * list by writing a file at the root (x143). With every config on the way applying its deny
- * entries, no choice of project takes one out of force. Never home or above it, as for
+ * entries, no choice of project takes one out of force; the git root itself the agent can move
+ * too (`git init ..`), which withRecordedAbove answers. Never home or above it, as for
  * projectRoot. Nearest first. Pure: `probe` looks.
  */
 export function outerConfigs(cwd: string, root: string, home: string, probe: RootProbe): string[] {

@@ -49,6 +49,11 @@ testNeeding(["git"])("a `git init` of the package hey runs in leaves the root's 
   const second = await hey(["-p", "push it"]);
   expect(second.code).toBe(0);
   expect(scripted.results()).toEqual([REFUSED]);
+
+  // said once per project, from whichever of its directories hey starts
+  const fromWeb = await runHey(["-p", "push it"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
+  expect(scripted.results()).toEqual([REFUSED]);
+  expect(fromWeb.stderr).not.toContain("apply too");
 });
 
 test("with no git, a skill written from a subdirectory leaves the parent's deny entries in force at the next start", async () => {
