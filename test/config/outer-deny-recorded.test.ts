@@ -5,7 +5,7 @@
 // above the project, trusted or not (#3) — and the files named are those whose deny entries the
 // run applies, each once, those dropped but still recorded too (#4).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { outerConfigs, places, projectRoot, withRecordedAbove, type Places } from "../../src/fs/places.ts";
 import { rootProbe } from "../../src/fs/root-probe.ts";
@@ -129,4 +129,14 @@ test("`--config ../.hey/config.toml` from web/: the file is named once, and read
   expect(guards.map((g) => g.outer ?? false)).toEqual([true, false]); // the deny-only layer, then the --config file
   expect(guards[1]?.used.allow).toEqual(["read_file"]);
   expect(config.settings.permission.allow).toEqual(["read_file"]);
+});
+
+test("a recorded config above that the user deleted: its deny entries still apply past the git root until a yes, said as the file above's", async () => {
+  mkdirSync(join(web, ".git"));
+  record({ [rootConfig()]: { mcp: {}, deny: ["bash: echo PUSHED*"] } });
+  rmSync(join(root, ".hey"), { recursive: true });
+  const { config, said } = await start(placesAt(web));
+  expect(config.settings.permission.deny).toEqual(["bash: echo PUSHED*"]);
+  expect(said).toContain(`${rootConfig()} is gone; its deny entries recorded (it is above this project) still apply; run hey at a terminal to drop them`);
+  expect(config.outerDeny).toEqual([{ file: rootConfig(), deny: ["bash: echo PUSHED*"] }]);
 });
