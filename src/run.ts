@@ -165,11 +165,10 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    const outer = outerDenyNotice(
-      (config.outerDeny ?? []).map((o) => o.file),
-      here.root,
-    ); // a config above the project still refuses what it denies: whose entries those are
-    for (const line of await once("outer", outer ? [outer] : [])) warn(line);
+    // a config above the project still refuses what it denies: whose entries those are
+    const outer = outerDenyNotice(config.outerDeny ?? [], here);
+    const fresh = await once("outer", outer ? [outer.kept] : []); // none: forgotten, so one that comes back is said again
+    if (outer && fresh.length) warn(outer.line);
     // an untrusted project's deny entries, and those of a config above the project, narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;
     const notUsers = [...(config.projectDeny ?? []), ...(config.outerDeny ?? []).flatMap((o) => o.deny)];
@@ -186,7 +185,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       trusted: trust.trusted,
       provisional: trust.provisional,
       approvals,
-      controls: controlFiles(here, args.config),
+      controls: controlFiles(begun.here, args.config), // the configs above whose deny entries apply, the record's too
       plan,
       warn: (line: string, onlyOnce?: boolean) => void (onlyOnce ? held.push(line) : warn(line)), // after /clear: said at start already
       notice: (line: string) => notices.print(line),

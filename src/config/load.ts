@@ -32,8 +32,8 @@ export interface LoadedConfig {
   projectDeny?: string[];
   /** each file above the project root (Places.outerConfigs) whose deny entries apply too, nearest first, with them as the settings hold them */
   outerDeny?: { file: string; deny: string[] }[];
-  /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key), `alias` the link's it was read by (load.ts keysOf) */
-  guards: (LayerGuard & { key: string; alias?: string; lost?: true; untrusted?: true })[];
+  /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key), `alias` the link's it was read by, and more (load.ts keysOf) */
+  guards: (LayerGuard & GuardKeys)[];
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
   resolve(flags: ConfigFlags): Settings;
   /**
@@ -159,7 +159,8 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
-  // the other configs from the launch directory up to the git root narrow too, trusted or not: no move of the project takes their deny entries out of force
+  // the other configs from the launch directory up to the git root, and those above it the record holds deny entries of (trust/start.ts),
+  // narrow too, trusted or not: no move of the project or of the git root takes their deny entries out of force
   const outer = (opts.here.outerConfigs ?? []).filter((path) => path !== projectConfig).map((path) => projectDenyLayer(path, opts.approvals));
   const project = opts.trustProject ? undefined : projectDenyLayer(projectConfig, opts.approvals);
   const narrowing = [...outer.reverse(), project].filter((l) => l !== undefined);
@@ -219,21 +220,30 @@ function reachable(dir: string): boolean {
 /**
  * A guarded file's record keys: its real path, and the path hey read it by when that differs (a
  * link) — recorded too, so the file is found gone after the link went. `lost`: gone, and what it
- * set unknown: the record removed, or rewritten since with RECORD_LOST; `untrusted`: an untrusted project's file,
- * of which only the deny entries were weighed.
+ * set unknown: the record removed, or rewritten since with RECORD_LOST; `untrusted`: an untrusted
+ * project's file, of which only the deny entries were weighed; `outer`: a file above the project
+ * (Places.outerConfigs), of which likewise. Those two only of the deny-only layer (projectDenyLayer),
+ * never of the same file named by `--config`, which is read whole.
  */
-function keysOf(source: string, opts: LoadOptions): { key: string; alias?: string; lost?: true; untrusted?: true } {
+function keysOf(source: string, opts: LoadOptions, denyOnly: "untrusted" | "outer" | undefined): GuardKeys {
   const key = recordKey(source);
   const alias = pathKey(source);
   const recorded = opts.approvals?.configs[key] ?? opts.approvals?.configs[alias];
-  const project = source === opts.here.projectConfig;
-  const outer = !project && opts.here.outerConfigs?.includes(source);
   return {
     key,
     ...(alias !== key ? { alias } : {}),
     ...(!existsSync(source) && (recorded ? recorded.allow?.includes(ALLOWS_NOTHING) : opts.recordLost) ? { lost: true as const } : {}),
-    ...((project && !opts.trustProject) || outer ? { untrusted: true as const } : {}),
+    ...(denyOnly ? { [denyOnly]: true as const } : {}),
   };
+}
+
+type GuardKeys = { key: string; alias?: string; lost?: true; untrusted?: true; outer?: true };
+
+/** Whether `layer` holds only the deny entries of its file (projectDenyLayer), and why: the project is not trusted, or the file is above it. */
+function denyOnlyOf(layer: ConfigLayer | undefined, opts: LoadOptions): "untrusted" | "outer" | undefined {
+  if (!layer?.project || layer.guard?.role !== "narrowing") return undefined;
+  if (layer.source === opts.here.projectConfig) return opts.trustProject ? undefined : "untrusted";
+  return opts.here.outerConfigs?.includes(layer.source) ? "outer" : undefined;
 }
 
 function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): { config: LoadedConfig; unresolved: string[] } {
@@ -242,15 +252,17 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const applied = skipped ? layers.find((l) => l.source === project)?.data.permission : undefined;
   // anchored at the project as the settings' deny list holds them (config/resolve.ts), so run.ts can tell them apart
   const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
-  const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
-  const outer = opts.here.outerConfigs ?? [];
-  const outerDeny = layers
-    .filter((l) => outer.includes(l.source) && isTable(l.data.permission))
-    .map((l) => ({ file: l.source, deny: denyEntries(l.data).map((e) => anchoredEntry(e, projectFolder(l.source))) }))
+  const { settings, warnings, unresolved, guards: resolved } = resolveConfig(layers, opts.env, opts.flags);
+  const guarded = layers.filter((l) => l.guard); // one guard each, in the same order (config/resolve.ts)
+  const guards = resolved.map((g, i) => ({ ...g, ...keysOf(g.source, opts, denyOnlyOf(guarded[i], opts)) }));
+  // the deny entries each file above the project applies, those dropped from it but still recorded too (as the settings hold them)
+  const outerDeny = guards
+    .filter((g) => g.outer && g.used.deny?.length)
+    .map((g) => ({ file: g.source, deny: (g.used.deny ?? []).map((e) => anchoredEntry(e, projectFolder(g.source))) }))
     .reverse();
   // only the deny entries of an untrusted project's file, or of one above the project, were weighed (projectDenyLayer): the rest of its record stays as it was
-  const denyOnly = (source: string) => (source === project && !opts.trustProject) || outer.includes(source);
-  const rest = (g: LayerGuard) => opts.approvals && denyOnly(g.source) && { used: withRecordedRest(g.used, opts.approvals.configs[recordKey(g.source)]) };
+  const rest = (g: GuardKeys & LayerGuard) =>
+    opts.approvals && (g.untrusted || g.outer) && { used: withRecordedRest(g.used, opts.approvals.configs[recordKey(g.source)]) };
   const stillLost = (approvals: Approvals | undefined) => opts.recordLost === true && approvals === opts.approvals;
   const config: LoadedConfig = {
     settings,
@@ -259,7 +271,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
     ...(outerDeny.length ? { outerDeny } : {}),
-    guards: guards.map((g) => ({ ...g, ...keysOf(g.source, opts), ...rest(g) })),
+    guards: guards.map((g) => ({ ...g, ...rest(g) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     // the record written since start-up (what the user said then is in it): a file it lacks is weighed as any new one; while
     // none is (a removed record is rewritten at the model's first answer) the same stand-in comes back, and is still lost

@@ -5,12 +5,18 @@
 import { relative } from "node:path";
 
 /**
- * The line naming `files` (absolute, nearest first) by their path from the project `root`, or
- * undefined when there are none: at start (once per project while it holds), and in `hey doctor`.
+ * The line naming the `file` of each of `outer` (absolute, nearest first), above the project
+ * `root`, by its path from `cwd`, where the user stands — from `web/src`, a `../.hey/config.toml`
+ * would read as the project `web/`'s own file — and `kept`, the line as the root names them, by
+ * which it is said once per project (peers/said.ts) wherever in it hey starts. Undefined when there
+ * are none. At start, and in `hey doctor` (every time).
  */
-export function outerDenyNotice(files: readonly string[], root: string): string | undefined {
-  if (files.length === 0) return undefined;
-  const named = files.map((f) => relative(root, f));
-  const them = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
-  return `deny entries of ${them} apply too: ${named.length === 1 ? "it is" : "they are"} above this project (${root})`;
+export function outerDenyNotice(outer: readonly { file: string }[], { root, cwd }: { root: string; cwd: string }): { line: string; kept: string } | undefined {
+  if (outer.length === 0) return undefined;
+  const from = (dir: string) => {
+    const named = outer.map((o) => relative(dir, o.file));
+    const them = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+    return `deny entries of ${them} apply too: ${named.length === 1 ? "it is" : "they are"} above this project (${root})`;
+  };
+  return { line: from(cwd), kept: from(root) };
 }

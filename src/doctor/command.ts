@@ -100,11 +100,8 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   ); // the skills' descriptions as a run's prompt has them
   const notes = projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens, (t) => redactedForm(t, redaction));
   const peers = [...peerNotices(here, false, env), ...notes];
-  const outer = outerDenyNotice(
-    (config.outerDeny ?? []).map((o) => o.file),
-    here.root,
-  ); // whose the deny entries no file of the project names are
-  const permissions = [...permissionLines(settings.permission, here.home), ...(outer ? [`permission: ${outer}`] : [])];
+  const outer = outerDenyNotice(config.outerDeny ?? [], here); // whose the deny entries no file of the project names are
+  const permissions = [...permissionLines(settings.permission, here.home), ...(outer ? [`permission: ${outer.line}`] : [])];
   const subject: Subject = {
     provider: provider.name,
     protocol: provider.protocol,

@@ -43,7 +43,7 @@ export interface Places extends PeerDirs {
   projectConfig: string;
   /** the project's `.mcp.json` (the `mcpServers` of Claude Code, Cursor and VS Code; read only when trusted) */
   projectMcpJson: string;
-  /** the other `.hey/config.toml` files whose deny entries apply, there or not (outerConfigs) */
+  /** the other `.hey/config.toml` files whose deny entries apply, there or not (outerConfigs; at start those the approvals record holds above too: withRecordedAbove) */
   outerConfigs: string[];
   trustFile: string;
   approvalsFile: string;
@@ -176,7 +176,8 @@ export function projectRoot(cwd: string, home: string, probe: RootProbe): string
  * makes `web/` the project at the next start from there (x136), and the root's config with its deny
  * list would no longer be read; a rule keeping the root instead let the agent drop a package's deny
  * list by writing a file at the root (x143). With every config on the way applying its deny
- * entries, no choice of project takes one out of force. Never home or above it, as for
+ * entries, no choice of project takes one out of force; the git root itself the agent can move
+ * too (`git init ..`), which withRecordedAbove answers. Never home or above it, as for
  * projectRoot. Nearest first. Pure: `probe` looks.
  */
 export function outerConfigs(cwd: string, root: string, home: string, probe: RootProbe): string[] {
@@ -193,6 +194,24 @@ export function outerConfigs(cwd: string, root: string, home: string, probe: Roo
     .slice(0, top + 1)
     .filter((dir) => dir !== root)
     .map((dir) => join(dir, ".hey", "config.toml"));
+}
+
+/**
+ * `outer` (outerConfigs) with every other `.hey/config.toml` of a directory from `cwd` up to below
+ * `home` that `recorded` says the approvals record holds, whatever `.git` or project root lies
+ * between: the agent can move those bounds (`git init ..` from a package, or a skill written from a
+ * subdirectory of a folder with no git), and a deny entry the user approved keeps binding where it
+ * bound before the move (x152). The record is read already: no file is looked at here. Nearest
+ * first, the project `root`'s own left out. Pure.
+ */
+export function withRecordedAbove(outer: readonly string[], cwd: string, root: string, home: string, recorded: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let dir = cwd; dir !== home; dir = dirname(dir)) {
+    const file = join(dir, ".hey", "config.toml");
+    if (dir !== root && (outer.includes(file) || recorded(file))) out.push(file);
+    if (dirname(dir) === dir) break;
+  }
+  return out;
 }
 
 /** Whether `dir`'s `.hey/` holds none of the project's own files (no `config.toml`, no `skills/`): a task.md at most. */

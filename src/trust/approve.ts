@@ -75,6 +75,7 @@ export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
       ...(g.gone ? { gone: true as const } : {}),
       ...(g.lost ? { lost: true as const } : {}),
       ...(g.untrusted ? { untrusted: true as const } : {}),
+      ...(g.outer ? { outer: true as const } : {}),
     }))
     .filter((w) => w.lines.length > 0);
 

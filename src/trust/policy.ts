@@ -176,6 +176,8 @@ export interface Widening {
   lost?: true;
   /** an untrusted project's file: only its deny entries apply, and only they were weighed */
   untrusted?: true;
+  /** a file above the project (fs/places.ts outerConfigs), trusted or not: likewise only its deny entries apply */
+  outer?: true;
 }
 
 /**
@@ -196,10 +198,8 @@ export function approvalQuestion(pending: readonly Widening[], agentWrites = tru
 function questionHead(w: Widening): string {
   if (w.lost) return "is not there, and the record of what you approved was removed (what it set cannot be known); going on without it";
   if (w.gone)
-    return w.untrusted
-      ? "is gone: the project's deny entries recorded there would no longer apply"
-      : "is gone: the lists you approved there would no longer apply";
-  return w.untrusted ? "no longer has deny entries recorded of it" : "would give the agent more than you approved";
+    return `is gone: ${w.outer ? "its deny entries recorded" : w.untrusted ? "the project's deny entries recorded" : "the lists you approved"} there would no longer apply`;
+  return w.untrusted || w.outer ? "no longer has deny entries recorded of it" : "would give the agent more than you approved";
 }
 
 /** A widening's line as its table names it (`+ [mcp.db]`), for an MCP server or a provider; another as it is. */
@@ -230,14 +230,17 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean, age
       // the record keeps only a fingerprint of a server's approved table: a changed one has no approved values to start with
       const server = w.lines.some((l) => /^~ \[mcp\./.test(l)) ? "; a changed MCP server does not start until its change is approved" : "";
       const writes = agentWrites ? ", and the agent can write that file" : "";
-      const more = w.untrusted ? "it drops deny entries recorded of it, which still apply" : "it gives the agent more than you approved";
+      const more = w.untrusted || w.outer ? "it drops deny entries recorded of it, which still apply" : "it gives the agent more than you approved";
       return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: ${more}${writes}; ${restOf(w)}${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
     });
   return gone.concat(left);
 }
 
-/** What is used of a file a change of which is left out: the rest of it, or — an untrusted project's — nothing else. */
-const restOf = (w: Widening) => (w.untrusted ? "nothing else in the file is used (the project is not trusted)" : "the rest of the file is used");
+/** What is used of a file a change of which is left out: the rest of it, or — one above the project, or an untrusted project's — nothing else, and why. */
+function restOf(w: Widening): string {
+  if (w.outer) return "nothing else in the file is used here (it is above this project: only its deny entries apply)";
+  return w.untrusted ? "nothing else in the file is used (the project is not trusted)" : "the rest of the file is used";
+}
 
 /**
  * A config file that is gone, its recorded lists kept (config/vanished.ts): one line; an untrusted
@@ -248,7 +251,11 @@ function goneNotice(w: Widening, asked: boolean): string {
   const then = asked ? "hey asks again at the next start or /reload" : "run hey at a terminal to drop them";
   if (w.lost)
     return `${visible(w.file)} is not there, and the record of what you approved was removed: what it set cannot be known, so no tool call runs by an allow list in this run (read-only commands still run); it is not recorded so: the record hey writes next (at the model's first answer, or at your yes to a question) leaves it out, and the starts after that go without the file; ${asked ? "/reload asks again" : "to go on without it now, run `hey` at a terminal and answer its question"}`;
-  const lists = w.untrusted ? "the project's deny entries recorded there" : "the lists you approved there";
+  const lists = w.outer
+    ? "its deny entries recorded (it is above this project)"
+    : w.untrusted
+      ? "the project's deny entries recorded there"
+      : "the lists you approved there";
   return `${visible(w.file)} is gone; ${lists} still apply; ${then}`;
 }
 

@@ -6,7 +6,8 @@ import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { loadLayer } from "../config/read-layer.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags } from "../config/settings.ts";
 import { isTable } from "../config/table.ts";
-import type { Places } from "../fs/places.ts";
+import type { Approvals } from "../config/approvals.ts";
+import { withRecordedAbove, type Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
 import { APPROVE_LEAVES_LOST, unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
@@ -14,6 +15,8 @@ import { agentCommand } from "../agent-mark.ts";
 import { projectKey, readTrust, settleTrust, type TrustOutcome } from "./store.ts";
 
 export interface Begun {
+  /** `here` with the configs above it the approvals record holds deny entries of among its outerConfigs (fs/places.ts withRecordedAbove) */
+  here: Places;
   config: LoadedConfig;
   trust: TrustOutcome;
   approvals: ApprovalState;
@@ -50,6 +53,7 @@ export async function beginConfig(
   if (opts.approve && approvals.lost && !opts.ask) opts.warn(APPROVE_LEAVES_LOST);
   // read before the trust question: this run's own answer is no sign that the project's .hey/config.toml was ever there
   const projectAnswered = approvals.lost === true && answered(here);
+  const at = withRecordAbove(here, approvals.record); // the record's configs above, which no move of the project drops
   const { ask } = opts;
   const trust = await settleTrust({
     here,
@@ -64,7 +68,7 @@ export async function beginConfig(
   try {
     const config = loadConfig({
       env,
-      here,
+      here: at,
       configFile: opts.configFile,
       trustProject: trust.trusted,
       flags,
@@ -77,10 +81,16 @@ export async function beginConfig(
       // a yes at the question, which listed what the project's files run, approves them as listed
       projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
     });
-    return { config, trust, approvals };
+    return { here: at, config, trust, approvals };
   } catch (e) {
     throw e instanceof UnknownProviderError ? withUnloadedProvider(e, here, trust.trusted) : e;
   }
+}
+
+/** `here` whose outerConfigs take in every config above the launch directory of which `record` holds deny entries. */
+function withRecordAbove(here: Places, record: Approvals | undefined): Places {
+  const denies = (path: string) => (record?.configs[path]?.deny?.length ?? 0) > 0;
+  return { ...here, outerConfigs: withRecordedAbove(here.outerConfigs, here.cwd, here.root, here.home, denies) };
 }
 
 /** Whether trust.json holds an answer for the project: it was trusted once, so its `.hey/config.toml` may have been there. */

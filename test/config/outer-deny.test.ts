@@ -50,10 +50,16 @@ describe("outerConfigs: the configs from the launch directory up to the git root
   });
 });
 
-test("outerDenyNotice names each file from the project, nearest first", () => {
-  expect(outerDenyNotice([], "/r/web")).toBeUndefined();
-  expect(outerDenyNotice(["/r/.hey/config.toml"], "/r/web")).toBe("deny entries of ../.hey/config.toml apply too: it is above this project (/r/web)");
-  expect(outerDenyNotice(["/r/a/.hey/config.toml", "/r/.hey/config.toml"], "/r/a/web")).toBe(
+test("outerDenyNotice names each file from where hey started, nearest first, and is kept as the project root names them", () => {
+  expect(outerDenyNotice([], { root: "/r/web", cwd: "/r/web" })).toBeUndefined();
+  const fromWeb = "deny entries of ../.hey/config.toml apply too: it is above this project (/r/web)";
+  expect(outerDenyNotice([{ file: "/r/.hey/config.toml" }], { root: "/r/web", cwd: "/r/web" })).toEqual({ line: fromWeb, kept: fromWeb });
+  // from web/src, `../.hey/config.toml` would be web/'s own file; said once for the project all the same
+  expect(outerDenyNotice([{ file: "/r/.hey/config.toml" }], { root: "/r/web", cwd: "/r/web/src" })).toEqual({
+    line: "deny entries of ../../.hey/config.toml apply too: it is above this project (/r/web)",
+    kept: fromWeb,
+  });
+  expect(outerDenyNotice([{ file: "/r/a/.hey/config.toml" }, { file: "/r/.hey/config.toml" }], { root: "/r/a/web", cwd: "/r/a/web" })?.line).toBe(
     "deny entries of ../.hey/config.toml and ../../.hey/config.toml apply too: they are above this project (/r/a/web)",
   );
 });

@@ -70,3 +70,31 @@ test("a skill written from web/ moves the project to web/; the root's deny entri
   expect(doctor.stdout).toContain("permission: deny bash: echo PUSHED*\n");
   expect(doctor.stdout).toContain(`permission: deny entries of ../.hey/config.toml apply too: it is above this project (${web})`);
 });
+
+test("a deny entry the user drops from the root's file still refuses from web/: said as the file above's, and hey doctor names it", async () => {
+  const root = realpathSync(scripted.project.path);
+  mkdirSync(join(root, ".git"));
+  write(join(root, ".hey", "config.toml"), DENY);
+  const web = join(root, "web");
+  write(join(web, ".hey", "skills", "x", "SKILL.md"), SKILL);
+  scripted.userConfig("");
+  const hey = (args: string[]) => runHey(args, { cwd: web, env: { HOME: scripted.home.path } });
+  scripted.calls = [["bash", { command: "echo PUSHED0" }]];
+  expect((await hey(["-p", "push it"])).code).toBe(0); // the root's entry recorded
+
+  write(join(root, ".hey", "config.toml"), "[permission]\ndeny = []\n");
+  scripted.calls = [["bash", { command: "echo PUSHED1" }]];
+  const trusted = await hey(["--approve", "-p", "push it"]); // web/ trusted for the run
+  expect(scripted.results()).toEqual([REFUSED]);
+  expect(trusted.stderr).toContain("which still apply; nothing else in the file is used here (it is above this project: only its deny entries apply)");
+  expect(trusted.stderr).not.toContain("the project is not trusted");
+
+  const doctor = await hey(["doctor", "--base-url", "http://127.0.0.1:1/v1", "-m", "m1"]); // nothing listens there
+  expect(doctor.stdout).toContain("permission: deny bash: echo PUSHED*\n");
+  expect(doctor.stdout).toContain(`permission: deny entries of ../.hey/config.toml apply too: it is above this project (${web})`);
+
+  // the same file named by --config is one file, named once
+  write(join(root, ".hey", "config.toml"), DENY);
+  const named = await hey(["doctor", "--config", "../.hey/config.toml", "--base-url", "http://127.0.0.1:1/v1", "-m", "m1"]);
+  expect(named.stdout).toContain(`permission: deny entries of ../.hey/config.toml apply too: it is above this project (${web})`);
+});
