@@ -28,6 +28,7 @@ import { appendEndedJobs } from "./sessions/ended-jobs.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
+import { decideInstructions } from "./trust/instructions.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
 import { saidRecord } from "./peers/said.ts";
@@ -129,7 +130,10 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       notices.print(`hey: ${m}`);
       if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
     };
-    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), saidYes(begun.config, config, args.run.mcp));
+    // the user's own AGENTS.md and skills, new or changed since approved, wait for a yes too while a list is set
+    const instructionsYes = await decideInstructions(config.settings.permission, approvals, here, ask, warn);
+    const yes = saidYes(begun.config, config, args.run.mcp) || instructionsYes;
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), yes);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read

@@ -61,6 +61,12 @@ export interface PromptSourceOptions extends PeerDirs {
   warn(message: string, once?: boolean): void;
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
+  /**
+   * whether the user's instruction file at `path` (their AGENTS.md, a user-level skill) is held out
+   * for want of approval (trust/instructions.ts heldOut), asked at start-up and at each `/reload`;
+   * undefined: none is
+   */
+  held?(path: string): boolean;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
@@ -95,6 +101,8 @@ export interface PromptSource {
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
+  const held = (path: string) => opts.held?.(path) ?? false;
+  const load = (trusted: boolean) => loadSkills(folders(trusted), held);
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
   // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
@@ -108,7 +116,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     ...(atHome ? { noProject: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
-  const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
+  const first = opts.skills ? load(startTrusted) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
   const startNote = skillStartNote(first.problems, own, opts.written ?? []);
@@ -122,7 +130,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let guide = guideOf(startTrusted);
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
-    const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
+    const files = read.files.filter((f) => !held(f.path)).map((f) => ({ ...f, text: opts.redact(f.text) }));
     const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
     if (!capped.leftOut) return { ...read, files };
     const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out
@@ -179,7 +187,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     async check(): Promise<Staged> {
       if (!opts.skills) return { errors: [], warnings: [], changes: [], apply() {} };
       const trusted = opts.skills.trusted();
-      const next = loadSkills(folders(trusted));
+      const next = load(trusted);
       // start-up's rules: a skill that cannot be used is left out with a warning, the others load.
       // A problem said before is not said again — unless its file was edited since: after an edit
       // that did not fix it, "nothing changed" alone would read as fixed
@@ -226,7 +234,10 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
   const unloadedSkill = (name: string) => {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
-    const now = loadSkills(folders(opts.skills.trusted()));
+    const all = loadSkills(folders(opts.skills.trusted()));
+    const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
+    if (waiting) return `${waiting} is new or changed since you approved your instruction files: start \`hey\` at a terminal and answer its question to use it`;
+    const now = load(opts.skills.trusted());
     const written = now.skills.find((s) => s.name === name)?.path;
     if (written) return `${written} was written after the skills were loaded: /reload loads it`;
     // a skill is named by its folder (or file): the mistake that left `NAME/SKILL.md` or `NAME.md` out says why
