@@ -63,7 +63,6 @@ import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
-import { heldOut } from "./trust/instructions.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { failureHelp } from "./peers/found.ts";
@@ -258,7 +257,7 @@ export async function assemble(
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
     written: resumed && writtenPaths(resumed.messages).map((path) => callPath(path, resumed.header.cwd, home)),
-    held: (path) => heldOut(start.approvals, path), // the user's AGENTS.md and skills waiting for a yes (trust/instructions.ts)
+    approvals: start.approvals, // the user's AGENTS.md and skills held out, waiting for a yes (trust/instructions.ts)
   });
   const ports: McpPorts = {
     fetch: () => live.fetch,

@@ -90,7 +90,9 @@ export function formatApprovals(a: Approvals): string {
   const configs = files.map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(a.configs[f])}`).join(",\n");
   const trusted = JSON.stringify([...new Set(a.trusted)].sort());
   const kept = a.instructions && Object.keys(a.instructions).sort();
-  const instructions = kept ? `,\n  "instructions": {${kept.map((f) => `\n    ${JSON.stringify(f)}: ${JSON.stringify(a.instructions![f])}`).join(",")}${kept.length ? "\n  " : ""}}` : "";
+  const instructions = kept
+    ? `,\n  "instructions": {${kept.map((f) => `\n    ${JSON.stringify(f)}: ${JSON.stringify(a.instructions![f])}`).join(",")}${kept.length ? "\n  " : ""}}`
+    : "";
   return `{\n  "version": 1,\n  "configs": {${files.length ? `\n${configs}\n  ` : ""}},\n  "trusted": ${trusted}${instructions}\n}\n`;
 }
 

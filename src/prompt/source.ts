@@ -23,6 +23,7 @@ import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-c
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
+import { heldOut, type InstructionState } from "../trust/instructions.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
 
@@ -62,11 +63,11 @@ export interface PromptSourceOptions extends PeerDirs {
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
   /**
-   * whether the user's instruction file at `path` (their AGENTS.md, a user-level skill) is held out
-   * for want of approval (trust/instructions.ts heldOut), asked at start-up and at each `/reload`;
-   * undefined: none is
+   * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) held
+   * out for want of approval (trust/instructions.ts heldOut), asked at start-up and at each
+   * `/reload`; undefined: none is
    */
-  held?(path: string): boolean;
+  approvals?: Pick<InstructionState, "held">;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
@@ -101,7 +102,7 @@ export interface PromptSource {
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
-  const held = (path: string) => opts.held?.(path) ?? false;
+  const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path);
   const load = (trusted: boolean) => loadSkills(folders(trusted), held);
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs

@@ -12,14 +12,17 @@ import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, readAnswer, type Widening } from "./policy.ts";
 import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
+import type { InstructionState } from "./instructions.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
+export { decideInstructions } from "./instructions.ts"; // the start's question beside decideWidenings
+
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
-export interface ApprovalState {
+export interface ApprovalState extends InstructionState {
   record: Approvals | undefined;
   file: string;
   /**
@@ -36,13 +39,6 @@ export interface ApprovalState {
    * file (RECORD_LOST's list) keeps the loss until the user's yes.
    */
   lost?: true;
-  /**
-   * the user's instruction files this run uses, path → hash (trust/instructions.ts), recorded with
-   * the config files'; undefined: no permission list at the start, none weighed
-   */
-  instructions?: Record<string, string>;
-  /** those left out of this run for want of approval, path → hash as they were then (trust/instructions.ts heldOut) */
-  held?: Record<string, string>;
 }
 
 /**
@@ -144,7 +140,8 @@ export async function recordApprovals(
   const before = state.record ?? emptyApprovals();
   // hashes not in the record yet — or none where it keeps none: from now on a file that appears is new, not taken as it is
   const hashes = state.instructions;
-  const newHashes = hashes !== undefined && (before.instructions === undefined || Object.entries(hashes).some(([path, hash]) => before.instructions![path] !== hash));
+  const newHashes =
+    hashes !== undefined && (before.instructions === undefined || Object.entries(hashes).some(([path, hash]) => before.instructions![path] !== hash));
   const changed = first || state.lost || newHashes || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
   const trusted = first ? trustedIn(trustFile) : [];

@@ -62,9 +62,7 @@ export function instructionQuestion(pending: readonly PendingInstruction[], home
  * answered yes; with how to approve it.
  */
 export function instructionNotices(pending: readonly PendingInstruction[], home: string, asked: boolean): string[] {
-  const how = asked
-    ? "hey asks again at the next start"
-    : "to use it, start `hey` at a terminal and answer its question";
+  const how = asked ? "hey asks again at the next start" : "to use it, start `hey` at a terminal and answer its question";
   return pending.map(
     (f) =>
       `left out: ${visible(tilde(f.path, home))}, ${f.kind === "skill" ? "a skill" : "your AGENTS.md"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent can write it, and every session would read it); ${how}`,

@@ -5,9 +5,22 @@
 import { listsSet } from "../config/control-files.ts";
 import type { Settings } from "../config/settings.ts";
 import { instructionHash, userInstructionFiles, type UserPlaces } from "../prompt/user-instructions.ts";
-import type { ApprovalState } from "./approve.ts";
+import type { Approvals } from "../config/approvals.ts";
 import { adoptedInstructionsNotice, approvedHashes, instructionNotices, instructionQuestion, pendingInstructions } from "./instruction-approval.ts";
 import { readAnswer } from "./policy.ts";
+
+/** What of the run's approvals state (approve.ts ApprovalState) this step reads and sets. */
+export interface InstructionState {
+  record: Approvals | undefined;
+  file: string;
+  /**
+   * the user's instruction files this run uses, path → hash, recorded with the config files'
+   * (approve.ts recordApprovals); undefined: no permission list at the start, none weighed
+   */
+  instructions?: Record<string, string>;
+  /** those left out of this run for want of approval, path → hash as they were then (heldOut) */
+  held?: Record<string, string>;
+}
 
 /**
  * Weighs the user's instruction files against `state.record` when `permission` sets a list: asks
@@ -18,7 +31,7 @@ import { readAnswer } from "./policy.ts";
  */
 export async function decideInstructions(
   permission: Settings["permission"],
-  state: ApprovalState,
+  state: InstructionState,
   at: UserPlaces,
   ask: ((question: string) => Promise<string | undefined>) | undefined,
   warn: (message: string) => void,
@@ -49,7 +62,7 @@ export async function decideInstructions(
  * what it was then. One the agent wrote since (a skill it made in this session) loads at
  * `/reload` as before; the next start asks about it.
  */
-export function heldOut(state: Pick<ApprovalState, "held">, path: string): boolean {
+export function heldOut(state: Pick<InstructionState, "held">, path: string): boolean {
   const hash = state.held?.[path];
   return hash !== undefined && instructionHash(path) === hash;
 }
