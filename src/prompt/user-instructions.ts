@@ -39,11 +39,9 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
     for (const name of names) {
       if (name.startsWith(".")) continue;
       const path = join(dir, name);
-      const loose = name.endsWith(".md") && isFile(path);
-      const file = loose ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
+      const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
       const read = file && hashed(file, "skill");
-      // a loose .md without frontmatter is no skill (skills/load.ts): not read into the prompt, nothing to approve
-      if (read && !(loose && !/^---\s*$/.test(read.head[0] ?? ""))) out.push(read);
+      if (read) out.push(read);
     }
   }
   return out;
@@ -62,17 +60,25 @@ export function instructionHash(path: string): string | undefined {
 const hashOf = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 32);
 
 function hashed(path: string, kind: UserInstruction["kind"]): UserInstruction | undefined {
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    // every .md at a folder's root, frontmatter or not: what skills/load.ts takes for one (UTF-16, a BOM) is its decoding's to say
+    return { path, kind, hash: hashOf(readFileSync(path)) };
   } catch {
     return undefined;
   }
-  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+}
+
+/** A file's first lines, as the question shows them; read only for a file that waits (the start hashes, it does not decode). */
+export function instructionHead(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
+  } catch {
+    return [];
+  }
   const lines = text.split(/\r?\n/);
   const head = lines.slice(0, HEAD_LINES);
-  if (lines.length > HEAD_LINES) head.push(`… (${lines.length} lines)`);
-  return { path, kind, hash: hashOf(bytes), head };
+  return lines.length > HEAD_LINES ? [...head, `… (${lines.length} lines)`] : head;
 }
 
 function isFile(path: string): boolean {

@@ -12,12 +12,10 @@ export interface UserInstruction {
   kind: "AGENTS.md" | "skill";
   /** of its text (32 hex digits) */
   hash: string;
-  /** its first lines, for the question */
-  head: string[];
 }
 
-/** A file that waits for the user's yes: never approved (`new`), or changed since. */
-export type PendingInstruction = UserInstruction & { was: "new" | "changed" };
+/** A file that waits for the user's yes: never approved (`new`), or changed since; `head`: its first lines, for the question. */
+export type PendingInstruction = UserInstruction & { was: "new" | "changed"; head?: string[] };
 
 /**
  * The files of `now` that wait for a yes against `approved` (the record's path → hash). Undefined
@@ -48,7 +46,7 @@ const fileLine = (f: PendingInstruction, home: string) =>
 
 /** The interactive start's question: each file, its first lines, and why hey asks. */
 export function instructionQuestion(pending: readonly PendingInstruction[], home: string): string {
-  const files = pending.map((f) => `  ${fileLine(f, home)}:\n${f.head.map((l) => `      ${shownLine(l)}`).join("\n")}`);
+  const files = pending.map((f) => `  ${fileLine(f, home)}:\n${(f.head ?? []).map((l) => `      ${shownLine(l)}`).join("\n")}`);
   const one = pending.length === 1;
   return (
     `Your own instruction ${one ? "file is" : "files are"} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +

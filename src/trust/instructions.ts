@@ -4,7 +4,7 @@
 // record with the config files' (approve.ts recordApprovals). Without a list nothing is read here.
 import { listsSet } from "../config/control-files.ts";
 import type { Settings } from "../config/settings.ts";
-import { instructionHash, userInstructionFiles, type UserPlaces } from "../prompt/user-instructions.ts";
+import { instructionHash, instructionHead, userInstructionFiles, type UserPlaces } from "../prompt/user-instructions.ts";
 import type { Approvals } from "../config/approvals.ts";
 import { adoptedInstructionsNotice, approvedHashes, instructionNotices, instructionQuestion, pendingInstructions } from "./instruction-approval.ts";
 import { readAnswer } from "./policy.ts";
@@ -46,7 +46,14 @@ export async function decideInstructions(
     if (recorded === undefined && state.record !== undefined && ask && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const typed = ask ? await ask(instructionQuestion(pending, at.home)) : undefined;
+  const typed = ask
+    ? await ask(
+        instructionQuestion(
+          pending.map((f) => ({ ...f, head: instructionHead(f.path) })),
+          at.home,
+        ),
+      )
+    : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
     state.instructions = approvedHashes(files);
     return true;
