@@ -237,7 +237,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
     const all = loadSkills(folders(opts.skills.trusted()));
     const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
-    if (waiting) return `${waiting} is new or changed since you approved your instruction files: start \`hey\` at a terminal and answer its question to use it`;
+    if (waiting) return `${waiting} ${HELD_SKILL}: start \`hey\` at a terminal and answer its question to use it`;
     const now = load(opts.skills.trusted());
     const written = now.skills.find((s) => s.name === name)?.path;
     if (written) return `${written} was written after the skills were loaded: /reload loads it`;
@@ -262,6 +262,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: string; redact(text: string): string }): ListedSkill[] {
   return skills.map((s) => ({ ...s, description: at.redact(s.description), path: shownPath(s.path, at.cwd, at.home) }));
 }
+
+/** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */
+export const HELD_SKILL = "is new or changed since you approved your instruction files";
 
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;

@@ -51,6 +51,11 @@ test("under a permission list, AGENTS.md and a skill the agent wrote to ~/.confi
   expect(next.stderr).toContain("left out: ~/.config/hey/AGENTS.md, your AGENTS.md new since you last approved your instruction files");
   expect(next.stderr).toContain("left out: ~/.config/hey/skills/setup.md, a skill new since you last approved");
   expect(next.stderr).toContain("start `hey` at a terminal and answer its question");
+  // /skills says why the skill is not loaded, and /skill:NAME too
+  const listed = await hey(["-p", "/skills"]);
+  expect(listed.stdout).toContain("[waiting for your yes: new or changed since you approved it; hey asks at the next start]");
+  const named = await hey(["-p", "/skill:setup go"]);
+  expect(named.stderr).toContain(`${skill()} is new or changed since you approved your instruction files: start \`hey\` at a terminal`);
   // and the run after it too: leaving them out approves nothing
   expect((await hey(["-p", "and again"])).stderr).toContain("left out: ~/.config/hey/AGENTS.md");
   expect(lastSystem()).not.toContain("evil.example");
