@@ -51,7 +51,7 @@ export function instructionQuestion(pending: readonly PendingInstruction[], home
   return (
     `Your own instruction ${one ? "file is" : "files are"} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +
     `${files.join("\n")}\n` +
-    `A permission list is set, and the agent can write ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it" : "them"}? (y/N) `
+    `A permission list is set, and the agent may have written ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it" : "them"}? (y/N) `
   );
 }
 
@@ -63,7 +63,7 @@ export function instructionNotices(pending: readonly PendingInstruction[], home:
   const how = asked ? "hey asks again at the next start" : "to use it, start `hey` at a terminal and answer its question";
   return pending.map(
     (f) =>
-      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "skill" ? "a skill" : "your AGENTS.md"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent can write it, and every session would read it); ${how}`,
+      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "skill" ? "a skill" : "your AGENTS.md"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}`,
   );
 }
 

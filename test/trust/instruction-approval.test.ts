@@ -42,7 +42,7 @@ test("the question names each file under ~, whether new or changed, its first li
 test("a one-shot run's line names the file and how to approve it; after a no at the question, when it is asked again", () => {
   const [line] = instructionNotices([{ ...skill, was: "changed" }], HOME, false);
   expect(line).toBe(
-    "left out: ~/.config/hey/skills/setup.md, a skill changed since you last approved your instruction files (the agent can write it, and every session would read it); to use it, start `hey` at a terminal and answer its question",
+    "left out: ~/.config/hey/skills/setup.md, a skill changed since you last approved your instruction files (the agent may have written it, and every session would read it); to use it, start `hey` at a terminal and answer its question",
   );
   expect(instructionNotices([{ ...skill, was: "new" }], HOME, true)[0]).toEndWith("hey asks again at the next start");
 });
