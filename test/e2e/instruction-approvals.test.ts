@@ -56,6 +56,8 @@ test("under a permission list, AGENTS.md and a skill the agent wrote to ~/.confi
   expect(listed.stdout).toContain("[waiting for your yes: new or changed since you approved it; hey asks at the next start]");
   const named = await hey(["-p", "/skill:setup go"]);
   expect(named.stderr).toContain(`${skill()} is new or changed since you approved your instruction files: start \`hey\` at a terminal`);
+  // hey doctor names them as a -p run does
+  expect((await hey(["doctor"])).stderr).toContain("hey doctor: left out: ~/.config/hey/AGENTS.md");
   // and the run after it too: leaving them out approves nothing
   expect((await hey(["-p", "and again"])).stderr).toContain("left out: ~/.config/hey/AGENTS.md");
   expect(lastSystem()).not.toContain("evil.example");
