@@ -25,7 +25,7 @@ import type { Runtime } from "./runtime.ts";
 import { SessionLockedError } from "./sessions/lock.ts";
 import { openSession, SessionError } from "./sessions/open-session.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import { decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
+import { decideInstructions, decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
@@ -119,16 +119,15 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // a prompt (a skill's, an MCP server's, /compact's summary) would go to a provider that sends nothing: that is the one line, exit 2, before the rest is told
     const { provider } = begun.config.settings;
     if (oneShot && unsendable(provider) && asksModel(message)) throw new ConfigError(unsendable(provider)!);
-    // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
+    // what the files give the agent beyond what the user approved — your own AGENTS.md and skills too, under a list — waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     if (args.approve && !agent && (ask || !approvals.lost) && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // a removed record's start said it
-    // the first record is written when the model first answers: a run it never answers creates none
-    // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
+    // the first record is written at the model's first answer (a run it never answers makes none), mid-turn: said as notices are, never glued to the spinner
     const recorded = (m: string) => {
       notices.print(`hey: ${m}`);
       if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
     };
-    const yes = saidYes(begun.config, config, args.run.mcp) || (trust.asked && trust.trusted); // either question's: after a removed record, written at once
+    const yes = (await decideInstructions(config.settings.permission, approvals, here, ask, warn)) || saidYes(begun.config, config, args.run.mcp) || (trust.asked && trust.trusted); // a trust yes after a removed record is written at once too
     await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), yes);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);

@@ -257,6 +257,7 @@ export async function assemble(
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
     written: resumed && writtenPaths(resumed.messages).map((path) => callPath(path, resumed.header.cwd, home)),
+    approvals: start.approvals, // the user's AGENTS.md and skills held out, waiting for a yes (trust/instructions.ts)
   });
   const ports: McpPorts = {
     fetch: () => live.fetch,

@@ -13,6 +13,13 @@ export interface Approvals {
   configs: Record<string, Guarded>;
   /** projects (real paths) the user trusted at hey's question */
   trusted: string[];
+  /**
+   * the user's own instruction files (`~/.config/hey/AGENTS.md`, each user-level skill) as last
+   * approved: path → hash of the text (trust/instructions.ts). Undefined in a record written before
+   * hey kept them, or only by runs without a permission list: the files there then are taken as
+   * approved by the next run with one, as a first run takes the config files.
+   */
+  instructions?: Record<string, string>;
 }
 
 /** approvals.json that is not what hey writes. */
@@ -69,6 +76,11 @@ export function parseApprovals(text: string): Approvals {
     }
     out.configs[file] = entry;
   }
+  if (data.instructions !== undefined) {
+    if (!isTable(data.instructions) || !Object.values(data.instructions).every((v) => typeof v === "string"))
+      throw new ApprovalsError("instructions must map file paths to hashes");
+    out.instructions = { ...(data.instructions as Record<string, string>) };
+  }
   return out;
 }
 
@@ -76,7 +88,12 @@ export function parseApprovals(text: string): Approvals {
 export function formatApprovals(a: Approvals): string {
   const files = Object.keys(a.configs).sort();
   const configs = files.map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(a.configs[f])}`).join(",\n");
-  return `{\n  "version": 1,\n  "configs": {${files.length ? `\n${configs}\n  ` : ""}},\n  "trusted": ${JSON.stringify([...new Set(a.trusted)].sort())}\n}\n`;
+  const trusted = JSON.stringify([...new Set(a.trusted)].sort());
+  const kept = a.instructions && Object.keys(a.instructions).sort();
+  const instructions = kept
+    ? `,\n  "instructions": {${kept.map((f) => `\n    ${JSON.stringify(f)}: ${JSON.stringify(a.instructions![f])}`).join(",")}${kept.length ? "\n  " : ""}}`
+    : "";
+  return `{\n  "version": 1,\n  "configs": {${files.length ? `\n${configs}\n  ` : ""}},\n  "trusted": ${trusted}${instructions}\n}\n`;
 }
 
 /** A copy with `project` recorded as trusted (or not) at hey's question. */
@@ -88,4 +105,9 @@ export function withTrusted(a: Approvals, project: string, trusted: boolean): Ap
 /** A copy with these files' approved keys replaced. */
 export function withConfigs(a: Approvals, configs: Record<string, Guarded>): Approvals {
   return { ...a, configs: { ...a.configs, ...configs } };
+}
+
+/** A copy with these instruction files' hashes recorded as approved (the others kept as they were). */
+export function withInstructions(a: Approvals, hashes: Record<string, string>): Approvals {
+  return { ...a, instructions: { ...a.instructions, ...hashes } };
 }

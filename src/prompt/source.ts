@@ -23,6 +23,7 @@ import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-c
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
+import { heldOut, type InstructionState } from "../trust/instructions.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
 
@@ -61,6 +62,12 @@ export interface PromptSourceOptions extends PeerDirs {
   warn(message: string, once?: boolean): void;
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
+  /**
+   * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) held
+   * out for want of approval (trust/instructions.ts heldOut), asked at start-up and at each
+   * `/reload`; undefined: none is
+   */
+  approvals?: Pick<InstructionState, "held">;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
@@ -95,6 +102,8 @@ export interface PromptSource {
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
+  const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path);
+  const load = (trusted: boolean) => loadSkills(folders(trusted), held);
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
   // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
@@ -108,7 +117,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     ...(atHome ? { noProject: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
-  const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
+  const first = opts.skills ? load(startTrusted) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
   const startNote = skillStartNote(first.problems, own, opts.written ?? []);
@@ -122,7 +131,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let guide = guideOf(startTrusted);
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
-    const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
+    const files = read.files.filter((f) => !held(f.path)).map((f) => ({ ...f, text: opts.redact(f.text) }));
     const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
     if (!capped.leftOut) return { ...read, files };
     const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out
@@ -179,7 +188,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     async check(): Promise<Staged> {
       if (!opts.skills) return { errors: [], warnings: [], changes: [], apply() {} };
       const trusted = opts.skills.trusted();
-      const next = loadSkills(folders(trusted));
+      const next = load(trusted);
       // start-up's rules: a skill that cannot be used is left out with a warning, the others load.
       // A problem said before is not said again — unless its file was edited since: after an edit
       // that did not fix it, "nothing changed" alone would read as fixed
@@ -226,7 +235,10 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
   const unloadedSkill = (name: string) => {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
-    const now = loadSkills(folders(opts.skills.trusted()));
+    const all = loadSkills(folders(opts.skills.trusted()));
+    const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
+    if (waiting) return `${waiting} ${HELD_SKILL}: start \`hey\` at a terminal and answer its question to use it`;
+    const now = load(opts.skills.trusted());
     const written = now.skills.find((s) => s.name === name)?.path;
     if (written) return `${written} was written after the skills were loaded: /reload loads it`;
     // a skill is named by its folder (or file): the mistake that left `NAME/SKILL.md` or `NAME.md` out says why
@@ -250,6 +262,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: string; redact(text: string): string }): ListedSkill[] {
   return skills.map((s) => ({ ...s, description: at.redact(s.description), path: shownPath(s.path, at.cwd, at.home) }));
 }
+
+/** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */
+export const HELD_SKILL = "is new or changed since you approved your instruction files";
 
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;

@@ -53,8 +53,11 @@ export interface LoadedSkills {
   problems: SkillProblem[];
 }
 
-/** Every skill in `folders` (missing folders are fine); never throws for what it finds. */
-export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSkills {
+/**
+ * Every skill in `folders` (missing folders are fine); never throws for what it finds. `heldOut`:
+ * skill files left out unread (a user-level skill waiting for the user's approval: trust/instructions.ts).
+ */
+export function loadSkills(folders: readonly (string | SkillFolder)[], heldOut?: (path: string) => boolean): LoadedSkills {
   const found: Skill[] = [];
   const problems: SkillProblem[] = [];
   for (const place of folders) {
@@ -73,9 +76,9 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       const kind = kindOf(entry, path);
       if (kind === "dir") {
         const file = join(path, "SKILL.md");
-        if (kindOf(undefined, file) === "file") read(file, entry.name, within);
-        else tooDeep(path, folder);
-      } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined, within);
+        if (kindOf(undefined, file) !== "file") tooDeep(path, folder);
+        else if (!heldOut?.(file)) read(file, entry.name, within);
+      } else if (kind === "file" && entry.name.endsWith(".md") && !heldOut?.(path)) read(path, undefined, within);
     }
   }
   // one file reached from two folders (`.hey/skills/x` a link to `.claude/skills/x`, kept for two agents): one skill, no note

@@ -4,7 +4,7 @@
 // saying so. What is used is then recorded in the approvals record, so a change the user did not
 // approve is found again next time, whoever wrote it.
 import { earlierRunTrace, readApprovalsForRun, updateApprovals } from "../config/approval-store.ts";
-import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
+import { emptyApprovals, withConfigs, withInstructions, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { seedMainCheckout } from "../config/record-key.ts";
@@ -12,14 +12,17 @@ import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, readAnswer, type Widening } from "./policy.ts";
 import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
+import type { InstructionState } from "./instructions.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
+export { decideInstructions } from "./instructions.ts"; // the start's question beside decideWidenings
+
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
-export interface ApprovalState {
+export interface ApprovalState extends InstructionState {
   record: Approvals | undefined;
   file: string;
   /**
@@ -49,7 +52,8 @@ export function readApprovalState(file: string, warn: (message: string) => void,
   const trace = record === undefined ? earlierRunTrace(traces) : undefined;
   if (trace === undefined) return { record, file };
   warn(lostRecordNotice(file, trace));
-  return { record: emptyApprovals(), file, lost: true };
+  // nothing of the user's instruction files counts as approved either: the next run with a list asks about each
+  return { record: { ...emptyApprovals(), instructions: {} }, file, lost: true };
 }
 
 /**
@@ -134,7 +138,11 @@ export async function recordApprovals(
   const used: Record<string, Guarded> = Object.fromEntries(recorded.flatMap((g) => [...(g.alias ? [[g.alias, g.used]] : []), [g.key, g.used]]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
-  const changed = first || state.lost || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
+  // hashes not in the record yet — or none where it keeps none: from now on a file that appears is new, not taken as it is
+  const hashes = state.instructions;
+  const newHashes =
+    hashes !== undefined && (before.instructions === undefined || Object.entries(hashes).some(([path, hash]) => before.instructions![path] !== hash));
+  const changed = first || state.lost || newHashes || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
   // after a removed record, only the answers given at hey's question in this run (trust/store.ts keepWhileLost): trust.json's others are unconfirmed
   const trusted = first ? trustedIn(trustFile) : state.lost ? before.trusted : undefined;
@@ -143,9 +151,12 @@ export async function recordApprovals(
   const stale = (a: Approvals, key: string) =>
     !first && !sameGuarded(a.configs[key], before.configs[key]) && sameGuarded(before.configs[key] ?? NOTHING_APPROVED, used[key]);
   const update = (a: Approvals) =>
-    withConfigs(
-      trusted ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
-      seedMainCheckout(a, Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key)))),
+    withInstructionHashes(
+      withConfigs(
+        trusted ? { ...a, trusted: [...new Set([...a.trusted, ...trusted])] } : a,
+        seedMainCheckout(a, Object.fromEntries(Object.entries(used).filter(([key]) => !stale(a, key)))),
+      ),
+      state,
     );
   try {
     const next = await updateApprovals(state.file, update);
@@ -212,6 +223,16 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
 /** Whether the user said yes at decideWidenings' question: `before` held widenings, `after` (what it returned) none. */
 export const saidYes = (before: LoadedConfig, after: LoadedConfig, servers = true): boolean =>
   after !== before && widenings(before, servers).length > 0 && widenings(after, servers).length === 0;
+
+/**
+ * `a` with the instruction files this run uses recorded (state.instructions). A removed record
+ * (`state.lost`) is rewritten holding none approved, even by a run without a list: else the next
+ * run with one would take every file there as approved, as a first run does.
+ */
+function withInstructionHashes(a: Approvals, state: ApprovalState): Approvals {
+  if (state.instructions) return withInstructions(a, state.instructions);
+  return state.lost && a.instructions === undefined ? { ...a, instructions: {} } : a;
+}
 
 /** The projects trust.json trusts: what the first record takes as trusted at hey's question. */
 function trustedIn(trustFile: string): string[] {

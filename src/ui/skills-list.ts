@@ -18,6 +18,8 @@ export interface SkillsListing {
   nameOnly: ReadonlySet<string>;
   /** the skills not even named in the model's list, past its cap: it is told which folder to list */
   unlisted?: ReadonlySet<string>;
+  /** the names of your own skills held out of this run, new or changed since you approved them (trust/instructions.ts) */
+  awaiting?: ReadonlySet<string>;
   /** why the project's skills are not loaded (trust), if they are not */
   leftOut?: string;
   /** `~`- and working-directory-relative form of a path */
@@ -52,7 +54,9 @@ export function formatSkills(l: SkillsListing): string {
       : !found.has(s.name)
         ? " [gone from its folder: /reload drops it]"
         : !loaded.has(s.name)
-          ? " [not loaded yet: /reload loads it]"
+          ? l.awaiting?.has(s.name)
+            ? " [waiting for your yes: new or changed since you approved it; hey asks at the next start]"
+            : " [not loaded yet: /reload loads it]"
           : loaded.get(s.name)!.path !== s.path
             ? ` [loaded from ${l.shown(loaded.get(s.name)!.path)}: /reload changes it]`
             : loaded.get(s.name)!.disableModelInvocation
