@@ -127,7 +127,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       notices.print(`hey: ${m}`);
       if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
     };
-    const yes = (await decideInstructions(config.settings.permission, approvals, here, ask, warn)) || saidYes(begun.config, config, args.run.mcp) || (trust.asked && trust.trusted); // a trust yes after a removed record is written at once too
+    const instructionsYes = await decideInstructions(config.settings.permission, approvals, here, ask, warn);
+    const yes = instructionsYes || saidYes(begun.config, config, args.run.mcp) || (trust.asked && trust.trusted); // any question's yes: written at once
     await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), yes);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
