@@ -27,11 +27,11 @@ import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
-import { gitArguments, gitDirectories, type TreeChange, treeChange } from "./tree-changes.ts";
+import { gitArguments, gitDirectories, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
 
-/** Why a segment may not run where it does: the segment, the directory, the control file and how they relate; `unknown`: the directory is known only at run time and could be one. */
+/** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in); `unknown`: the directory is known only at run time and could be one. */
 export type WorkingDirectory =
-  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above" }
+  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above"; tree?: true }
   | { command: string; unknown: string };
 
 /** The first segment that changes the tree of a directory holding a control file, or above one (see above), or undefined. */
@@ -69,19 +69,43 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
     // the last place a `cd` leads first: the refusal names where the command was meant to run
     for (const dir of places.dirs.reverse()) {
-      for (const d of new Set([dir, resolved(dir)])) {
+      const run = [...new Set([dir, resolved(dir)])];
+      // git from a folder of a repository acts on its whole work tree (stash, checkout BRANCH, pull…): judged at its top too
+      const whole = acrossTree(seg, dir);
+      const tops: string[] = [];
+      for (const d of whole ? run : []) {
+        const top = control.workTreeTop?.(d);
+        if (typeof top === "object") return { command: seg.raw, unknown: top.unknown };
+        if (top !== undefined && !run.includes(f.normalize(top))) tops.push(f.normalize(top));
+      }
+      for (const d of [...run, ...new Set(tops)]) {
         const startHere = starting(d);
         if (startHere && change !== "deletes") continue;
         const below = controls.filter((c) => within(c, d) && (!startHere || there(c)));
-        if (startHere && gitCleanAway(seg, below, d)) continue;
+        if (startHere && gitCleanAway(seg, below, dir, d)) continue;
         const file = below.find(there) ?? below[0];
         if (file === undefined) continue;
         const holds = fold(file.slice(0, file.lastIndexOf(sep)) || sep) === fold(d);
-        return { command: seg.raw, change, dir: d, file, relation: holds ? "holds" : "above" };
+        return { command: seg.raw, change, dir: d, file, relation: holds ? "holds" : "above", ...(run.includes(d) ? {} : { tree: true as const }) };
       }
     }
   }
   return undefined;
+
+  /**
+   * Whether git in `seg`, run in `dir`, acts beyond it on its work tree (tree-changes.ts wholeTree), whose top git finds
+   * above `dir`: not after `--work-tree` (runIn already moved it to that top) or `--git-dir` (git takes `dir` as the top).
+   */
+  function acrossTree(seg: Segment, dir: string): boolean {
+    if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return false;
+    const sub = readGit(seg.words)?.sub ?? seg.words.length;
+    if (gitDirectories(seg.words).workTree || seg.words.slice(1, sub).some((w) => /^--git-dir(=|$)/.test(w.text))) return false;
+    return wholeTree(seg.words, (text) => {
+      const abs = f.absolute(text);
+      const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
+      return state !== undefined && state !== "none";
+    });
+  }
 
   function resolved(p: string): string {
     const real = control.realDir?.(p);
@@ -94,7 +118,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
    * git reads its ignore rules when it runs, after an earlier command (`echo .hey/ >> .gitignore`, `git pull`) or a
    * `-c core.excludesFile=…` may have made the control file one of them (x144 #3).
    */
-  function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
+  function gitCleanAway(seg: Segment, files: string[], from: string, d: string): boolean {
     const read = readGit(seg.words);
     if (read?.sub === undefined) return false;
     const sub = seg.words[read.sub]!.text;
@@ -109,7 +133,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     return operands.every((w) => {
       if (/[*?[\\]|^:/.test(w.text)) return false;
       const abs = f.absolute(w.text);
-      const p = f.normalize(abs ?? f.join(d, w.text));
+      const p = f.normalize(abs ?? f.join(from, w.text));
       return within(p, d) && files.every((c) => !(fold(c) === fold(p) || within(c, p)));
     });
   }

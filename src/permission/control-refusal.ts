@@ -36,7 +36,10 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
     const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
     const verb = cwd.change === "deletes" ? "deletes files no repository keeps in" : "changes files in";
     const where = cwd.relation === "holds" ? "which holds" : "a directory above";
-    return `\`${show(cwd.command)}\` ${verb} the directory it runs in, \`${show(shown(cwd.dir))}\`, ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change`;
+    const dir = cwd.tree
+      ? `its repository's work tree, \`${show(shown(cwd.dir))}\`, beyond the folder it runs in,`
+      : `the directory it runs in, \`${show(shown(cwd.dir))}\`,`;
+    return `\`${show(cwd.command)}\` ${verb} ${dir} ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change`;
   }
   // `git config core.fsmonitor CMD` names no file, yet writes git's config as `cp x .git/config` would
   return gitConfigWrite(segments, show);

@@ -259,6 +259,45 @@ function gitChange(words: Word[]): TreeChange | undefined {
   return undefined;
 }
 
+/** Subcommands that write only the paths their pathspecs name, below the directory git runs in when none reaches out (`..`, absolute, `:/`). */
+const PATHSPEC_WRITERS = new Set(["clean", "restore", "rm", "mv", "checkout-index", "apply", "init", "init-db", "worktree"]);
+
+/**
+ * Whether git's subcommand in `words` acts on its repository's whole work tree from any folder in it
+ * (x144 #2): `git stash`, `checkout BRANCH`, `reset --hard`, `pull`, `merge`… from `web/` rewrite or
+ * take files at the root too, as does a pathspec that reaches out of the folder (`git clean -fdx
+ * ..`, `:/`, `:/.hey`, an absolute one). `isPath` says whether a `git checkout` operand names a
+ * file or folder there (then it checks out those paths, not a branch). `init`, `apply` (git leaves
+ * out the paths outside the folder) and the plain pathspecs of `clean`, `restore`, `rm` stay where
+ * git runs. A subcommand known only at run time, or an alias: the whole tree.
+ */
+export function wholeTree(words: Word[], isPath: (text: string) => boolean): boolean {
+  const read = readGit(words);
+  if (read?.sub === undefined) return true;
+  const sub = words[read.sub]!;
+  if (!decided(sub) || !GIT_COMMANDS.has(sub.text)) return true;
+  const name = sub.text;
+  const next = words[read.sub + 1];
+  const stashPush = name === "stash" && (next?.text === "push" || !next || (decided(next) && next.text.startsWith("-")));
+  if (!PATHSPEC_WRITERS.has(name) && name !== "checkout" && !stashPush) return true;
+  const pushed = next?.text === "push";
+  const { operands, unsure } = gitArguments(words, read.sub + (pushed ? 2 : 1), stashPush ? ["stash", "push"] : [name]);
+  if (unsure || operands.some((w) => !decided(w) || reachesOut(w.text))) return true;
+  // `git stash` and `git checkout` without pathspecs act on the whole tree, and so does `checkout BRANCH`: a first operand that
+  // is no path there, with no `--` before pathspecs (`git checkout main -- a.txt` writes only a.txt)
+  if (!operands.length) return stashPush || name === "checkout";
+  return name === "checkout" && !afterDashes(words, operands.at(-1)!) && !isPath(operands[0]!.text);
+}
+
+/** Whether a pathspec can take files outside the directory git runs in: pathspec magic (`:/`, `:(top)`), an absolute path, a `..` in it. */
+const reachesOut = (text: string) => /^(:|\/|\\|[A-Za-z]:)/.test(text) || text.split(/[\\/]/).includes("..");
+
+/** Whether `w` stands after a `--` among `words`: a pathspec, whatever it names. */
+const afterDashes = (words: Word[], w: Word) => {
+  const dashes = words.findIndex((x) => decided(x) && x.text === "--");
+  return dashes >= 0 && words.indexOf(w) > dashes;
+};
+
 /** The directories git's options before its subcommand move it to (`-C DIR`, repeated ones joined; `--work-tree DIR`), as written; `unknown`: one is known only at run time. */
 export function gitDirectories(words: Word[]): { chdir: Word[]; workTree?: Word } {
   const chdir: Word[] = [];
