@@ -106,7 +106,27 @@ export function treeChange(seg: Segment): TreeChange | undefined {
   // every 7-Zip program; its commands in any case (`7z X`), the first word that is no switch
   if (/^7z[arz]?$/.test(name)) return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
   if (name === "patch") return patchDryRun(texts) ? undefined : "writes";
-  return undefined;
+  return otherExtractor(name, texts);
+}
+
+/**
+ * Other programs that write an archive's files in the directory they run in (or one they name, x144
+ * #5): `jar x` (`xf`, `-xf`, `--extract`), binutils' `ar x` (the operation letter among the key's
+ * modifiers, `xv`, `-x`), `python3 -m zipfile -e` / `-m tarfile -e` (`--extract`), `unrar x`/`e`
+ * and `unar`. A word known only at run time where the mode could be: "writes".
+ */
+function otherExtractor(name: string, texts: string[]): TreeChange | undefined {
+  const first = texts[0] ?? "";
+  if (name === "jar") return /^-?[a-zA-Z0-9]*x/.test(first) || texts.some((t) => t === "--extract" || t === "*") ? "writes" : undefined;
+  if (name === "ar") return /^-?[a-zA-Z]*x/.test(first) || first === "*" ? "writes" : undefined;
+  if (name === "unrar") return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
+  if (name === "unar") return "writes";
+  if (!/^python(\d+(\.\d+)?)?$/.test(name)) return undefined;
+  const module = texts.findIndex((t) => t === "-m" || /^-m(zipfile|tarfile|\*)$/.test(t));
+  if (module < 0) return undefined;
+  const which = texts[module] === "-m" ? texts[module + 1] : texts[module]!.slice(2);
+  if (which !== "zipfile" && which !== "tarfile" && which !== "*") return undefined;
+  return texts.slice(module + 1).some((t) => t === "-e" || t === "--extract" || t === "*") ? "writes" : undefined;
 }
 
 /**
