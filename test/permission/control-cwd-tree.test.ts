@@ -5,7 +5,7 @@
 // git that cannot reach the file (a pathspec in the folder, `git stash`, `git checkout BRANCH` in a
 // project, which write only what the repository holds) still runs. Each case is run with real
 // git too: what is refused does delete the file, what runs does not.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { controlFiles } from "../../src/config/control-files.ts";
