@@ -27,7 +27,7 @@ import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
-import { gitArguments, gitDirectories, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
+import { dropsStaged, gitArguments, gitDirectories, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
 
 /** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in); `unknown`: the directory is known only at run time and could be one. */
 export type WorkingDirectory =
@@ -59,9 +59,11 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   // bash's dotglob (or GLOBIGNORE, which turns it on) lets a loop's `*/` match `.hey/`
   const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
   const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
-  for (const seg of segments) {
-    const change = seg.inert === "builtin" ? undefined : treeChange(seg);
-    if (!change) continue;
+  for (const [i, seg] of segments.entries()) {
+    const written = seg.inert === "builtin" ? undefined : treeChange(seg);
+    if (!written) continue;
+    // `git add -A && git stash` (or `&& git reset --hard`) takes the files it just staged away, as `git stash -u` would
+    const change = written === "writes" && dropsStaged(seg.words) && segments.slice(0, i).some(stagesControl) ? "deletes" : written;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
     const places = runIn(seg, dirs, control, f, dotglob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
@@ -104,6 +106,17 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
       const abs = f.absolute(text);
       const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
       return state !== undefined && state !== "none";
+    });
+  }
+
+  /** Whether `seg` may stage a control file: `git add` with no pathspec, or one naming it or a directory above it from any place the script reaches. */
+  function stagesControl(seg: Segment): boolean {
+    const staged = stages(seg.words);
+    if (staged === undefined || staged === "all") return staged === "all";
+    return staged.some((w) => {
+      const abs = f.absolute(w.text);
+      const paths = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, w.text));
+      return /[*?[]/.test(w.text) || paths.map(f.normalize).some((p) => controls.some((c) => fold(c) === fold(p) || within(c, p)));
     });
   }
 

@@ -279,6 +279,30 @@ function gitChange(words: Word[]): TreeChange | undefined {
   return undefined;
 }
 
+/**
+ * What git's words stage (`git add`, `git stage`): their pathspecs, or "all" (none given, or one only the run knows);
+ * undefined for no staging. A file no commit holds is then in the index, which `git stash` and `git reset --hard` act on.
+ */
+export function stages(words: Word[]): Word[] | "all" | undefined {
+  const first = words[0];
+  if (!first || !decided(first) || program(first.text) !== "git") return undefined;
+  const sub = readGit(words)?.sub;
+  if (sub === undefined || !decided(words[sub]!)) return "all";
+  if (!["add", "stage"].includes(words[sub]!.text)) return undefined;
+  const { given, operands, unsure } = gitArguments(words, sub + 1, ["add"]);
+  return unsure || given.has("pathspec-from-file") || !operands.length || operands.some((w) => !decided(w) || reachesOut(w.text)) ? "all" : operands;
+}
+
+/** Whether git's words take staged files out of the work tree: `git stash` (push, without pathspecs limiting it) and `git reset --hard`/`--merge`/`--keep` remove a file staged but never committed. */
+export function dropsStaged(words: Word[]): boolean {
+  const read = readGit(words);
+  if (read?.sub === undefined) return false;
+  const sub = words[read.sub]!.text;
+  if (sub === "reset") return true; // treeChange says "writes" only for --hard, --merge, --keep (or an option it cannot read)
+  const next = words[read.sub + 1];
+  return sub === "stash" && (!next || next.text === "push" || next.text.startsWith("-"));
+}
+
 /** Subcommands that write only the paths their pathspecs name, below the directory git runs in when none reaches out (`..`, absolute, `:/`). */
 const PATHSPEC_WRITERS = new Set(["clean", "restore", "rm", "mv", "checkout-index", "apply", "init", "init-db", "worktree"]);
 

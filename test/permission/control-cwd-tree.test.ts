@@ -3,8 +3,8 @@
 // `.hey/config.toml`, and from `~/.config/nvim` in a dotfiles repository `git checkout -f main` ran
 // while `cd .. && git checkout -f main` was refused. Those are now judged at the work tree's top;
 // git that cannot reach the file (a pathspec in the folder, `git stash`, `git checkout BRANCH` in a
-// project, which write only what the repository holds) still runs. Each case is run with real
-// git too: what is refused does delete the file, what runs does not.
+// project, which write only what the repository holds) still runs — but not after a `git add` staged
+// the file. Each case is run with real git too: what is refused does delete the file, what runs does not.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -90,6 +90,20 @@ describeNeeding(["git"], "started in shop/web, git that takes the root's untrack
     expect(web("bash", { command })).toBeUndefined();
     expect(keeps(shop, "web", shopConfig, command)).toBe(true);
   });
+});
+
+// staged first, a file no commit holds goes with the stash or the reset: `git add -A && git stash` is `git stash -u`
+describeNeeding(["git"], "git stash and git reset --hard after a git add that stages the untracked config", () => {
+  test.each(["git add -A && git stash", "git add -A && git reset --hard", "cd .. && git add . && git stash -q"])("%s is refused, and deletes it", (command) => {
+    expect(web("bash", { command }) ?? "").toMatch(/^blocked by permission rules: `git (stash|reset)[^`]*` deletes files no repository keeps in/);
+    expect(keeps(shop, "web", shopConfig, command)).toBe(false);
+  });
+  test.each(["git add . && git stash", "git add a.txt && git reset --hard", "git stash && git add -A"])("%s runs, and leaves it", (command) => {
+    expect(web("bash", { command })).toBeUndefined();
+    expect(keeps(shop, "web", shopConfig, command)).toBe(true);
+  });
+  test("git add -A && git commit -m wip && git pull --rebase runs", () =>
+    expect(web("bash", { command: "git add -A && git commit -m wip && git pull --rebase" })).toBeUndefined());
 });
 
 describeNeeding(["git"], "started in ~/.config/nvim of a dotfiles repository, git acting on ~/.config is judged there", () => {
