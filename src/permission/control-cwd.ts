@@ -2,12 +2,14 @@
 // approvals.json away as `mv ~/.local/state/hey x` would, yet names no file. While a list is set, a
 // program that changes the tree it runs in (tree-changes.ts) may not run in a directory holding one
 // of hey's control files or above one — the start directory, wherever a `cd`/`pushd` may lead,
-// `git -C`, `--work-tree` — with two exceptions for the project a user works in (the start
-// directory and those above it up to the project root, while every control file below is the
-// project's, x140): there only deleting files no repository keeps counts (`git clean`, `git stash
-// -u`), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`) and a `git
-// clean` pathspec could reach it; `git checkout`, `pull`, `reset --hard` and `init` stay, since what
-// they write is the repository's and a config they change waits for the user's yes
+// `git -C`, `--work-tree`, and for git that acts on its whole work tree from any folder of it
+// (`git stash`, `checkout BRANCH`, `clean :/`, x144 #2) the top of that tree — with two exceptions
+// for the project a user works in (the start directory and those above it up to the project root,
+// while every control file below is the project's, x140): there only deleting files no repository
+// keeps counts (`git clean`, `git stash -u`, and `git stash`/`reset --hard` after a `git add` that
+// may stage one), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`) and
+// a `git clean` pathspec could reach it; `git checkout`, `pull`, `reset --hard` and `init` stay,
+// since what they write is the repository's and a config they change waits for the user's yes
 // (config/guard.ts). After a `cd` hey cannot place (`cd -`, `cd a b`, `~user`), only a directory the
 // command names itself can be judged. Pure.
 import {
