@@ -125,3 +125,15 @@ describeNeeding(["git"], "started in ~/.config/nvim of a dotfiles repository, gi
     expect(nvim("bash", { command })).toBeUndefined();
   });
 });
+
+// a bare dotfiles repository worked through exported variables (`GIT_DIR=~/.dotfiles GIT_WORK_TREE=~`): git's tree is the home
+describeNeeding(["git"], "a work tree git is told of", () => {
+  test("with GIT_WORK_TREE=~ exported, git checkout -f main from the project is judged at the home", () => {
+    const exported = { ...gitEnv, GIT_DIR: join(home, ".dotfiles"), GIT_WORK_TREE: home };
+    const check = permissionCheck(lists, "sh", { cwd: shop, home, controls: controlFiles(places({}, home, shop, "linux"), undefined), gitEnv: exported });
+    expect(check("bash", { command: "git checkout -f main" })).toStartWith(
+      "blocked by permission rules: `git checkout -f main` changes files in its repository's work tree, `~`, beyond the folder it runs in",
+    );
+    expect(check("bash", { command: "git status" })).toBeUndefined();
+  });
+});
