@@ -1,12 +1,12 @@
 // A tree copied into a directory (x144 #5): `cp -r x/hey ~/.local/state/` merges x/hey into
 // ~/.local/state/hey and overwrites approvals.json; `cp -r x/. ~/.config/` and `rsync -a x/
-// ~/.config/` merge x's files into ~/.config. Neither names a control file or the directory holding
-// one, yet each writes them as `cp x ~/.config/hey/config.toml` would. The folder a copy lands in
-// — the destination itself for `SRC/.`, rsync's `SRC/` and `cp -T`, else the destination's folder of the
-// source's name (that name matched as the shell would, when a glob or a run-time word gives it) —
-// may not hold a control file or be above one, but for the project a user works in (the start
-// directory and those above it up to the project root, holding none but the project's), where
-// `tar -x` runs too. Pure.
+// ~/.config/` merge x's files into ~/.config (so do `scp -r` and macOS's `ditto`). Neither names a
+// control file or the directory holding one, yet each writes them as `cp x
+// ~/.config/hey/config.toml` would. The folder a copy lands in — the destination itself for
+// `SRC/.`, rsync's `SRC/`, `cp -T` and ditto, else the destination's folder of the source's name
+// (that name matched as the shell would, when a glob or a run-time word gives it) — may not hold a
+// control file or be above one, but for the project a user works in (the start directory and those
+// above it up to the project root, holding none but the project's), where `tar -x` runs too. Pure.
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, projectFile, WINDOWS } from "./control-files.ts";
 import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { program } from "./match.ts";
@@ -17,6 +17,10 @@ export type TreeCopy = { command: string; into: string; file: string } | { comma
 
 // cp's options that take the next word as their value (GNU coreutils), short and long
 const CP_VALUES = { short: "St", long: ["no-preserve", "sparse", "suffix", "target-directory"] };
+// scp's (OpenSSH) options that take the next word; its local copies land as cp's do
+const SCP_VALUES = { short: "cFiJloPSDX", long: [] };
+// macOS ditto's
+const DITTO_VALUES = { short: "", long: ["arch", "bom"] };
 // rsync's (3.x) options that take the next word, short and long; an unknown long one is taken to take none
 const RSYNC_VALUES = {
   short: "efBTM@",
@@ -27,6 +31,8 @@ const RSYNC_VALUES = {
     "info,debug,stop-after,stop-at,remote-option,protocol,address,write-batch,read-batch,only-write-batch,copy-as,checksum-seed"
   ).split(","),
 };
+
+const COPIERS: Record<string, { short: string; long: string[] }> = { cp: CP_VALUES, rsync: RSYNC_VALUES, scp: SCP_VALUES, ditto: DITTO_VALUES };
 
 /** The first segment copying a tree into a directory that holds a control file or is above one (see above), or undefined. */
 export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy | undefined {
@@ -85,12 +91,13 @@ function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean;
   const first = seg.words[0];
   if (!first || !decided(first)) return undefined;
   const name = program(first.text);
-  if (name !== "cp" && name !== "rsync") return undefined;
-  const values = name === "cp" ? CP_VALUES : RSYNC_VALUES;
+  if (!(name in COPIERS)) return undefined;
+  const values = COPIERS[name]!;
   const operands: Word[] = [];
   let target: Word | undefined;
-  let recursive = name === "rsync";
-  let merge = false;
+  // rsync copies a tree with -a or -r, yet skips one without: taken as a tree; macOS's ditto copies a folder's contents into the destination
+  let recursive = name === "rsync" || name === "ditto";
+  let merge = name === "ditto";
   const words = seg.words;
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
@@ -104,11 +111,12 @@ function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean;
       const long = t.slice(2, eq < 0 ? undefined : eq);
       if (/^(recursive|archive)$/.test(long)) recursive = true;
       if (long === "no-target-directory") merge = true;
+      if (long === "keepParent") merge = false;
       const value = eq >= 0 ? { ...w, text: t.slice(eq + 1), raw: t.slice(eq + 1) } : values.long.includes(long) ? words[++k] : undefined;
       if (long === "target-directory" && value) target = value;
     } else {
       for (let j = 1; j < t.length; j++) {
-        if ("rRa".includes(t[j]!) && name === "cp") recursive = true;
+        if ((name === "cp" && "rRa".includes(t[j]!)) || (name === "scp" && t[j] === "r")) recursive = true;
         if (t[j] === "T" && name === "cp") merge = true;
         if (values.short.includes(t[j]!)) {
           const value = j + 1 < t.length ? { ...w, text: t.slice(j + 1), raw: t.slice(j + 1) } : words[++k];

@@ -13,7 +13,7 @@ import { controlFixture } from "./control-corpus.ts";
 const tmp = tempDir("hey-control-copies-");
 afterAll(() => tmp.remove());
 const { home, project, controls } = controlFixture(realpathSync(tmp.path));
-const programs = ["jar", "ar", "python3", "cp", "rsync", "cd", "unrar", "unar"];
+const programs = ["jar", "ar", "python3", "cp", "rsync", "scp", "ditto", "cd", "unrar", "unar"];
 const allowing = permissionCheck({ allow: programs.map((p) => `bash: ${p} *`), deny: [], narrow: [] }, "sh", { cwd: project, home, controls });
 const denying = permissionCheck({ allow: [], deny: ["bash: curl *"], narrow: [] }, "sh", { cwd: project, home, controls });
 const refused = (out: string | undefined) => expect(out ?? "").toMatch(/^blocked by permission rules: .*hey's own configuration or trust file/);
@@ -56,6 +56,8 @@ describe("a tree copied into a folder above a control file", () => {
     ["cp -r /tmp/x/* ~/.local/state/", "~/.local/state/*", "~/.local/state/hey/approvals.json"],
     ["rsync -av --exclude node_modules /tmp/x/hey ~/.local/state", "~/.local/state/hey", "~/.local/state/hey/approvals.json"],
     ["cd ~ && cp -r /tmp/x/.config .", "~/.config", "~/.config/hey/config.toml"],
+    ["scp -r /tmp/x/hey ~/.local/state/", "~/.local/state/hey", "~/.local/state/hey/approvals.json"],
+    ["ditto /tmp/x ~/.config", "~/.config", "~/.config/hey/config.toml"],
   ])("%s is refused, naming where it lands", (command, into, file) => {
     const refusal = `blocked by permission rules: \`${command.replace(/^cd ~ && /, "")}\` copies files into \`${into}\`, where they may replace hey's own configuration or trust file \`${file}\`, which the agent may not change`;
     expect(allowing("bash", { command })).toBe(refusal);
@@ -71,6 +73,8 @@ describe("a tree copied into a folder above a control file", () => {
     "cp -r /tmp/x/. sub",
     "cp /tmp/x/hey ~/.local/state/",
     "rsync -av /tmp/x/ host:.config/",
+    "scp -r /tmp/x/hey host:.local/state/",
+    "ditto --keepParent /tmp/x/nvim ~/.config",
   ])("%s runs", (command) => expect(allowing("bash", { command })).toBeUndefined());
 
   // what the refusal says, with real cp: the copy lands in the folder of the source's name, or (`SRC/.`) in the destination itself
