@@ -5,7 +5,7 @@
 // Every look is within fs/bounded-reads.ts's deadline; one that does not answer (a hung network
 // mount, a huge tree) is "cannot tell", in words naming the path, never "no".
 import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
-import { gitOwnership, gitPlaces } from "../fs/git-places.ts";
+import { gitOwnership, gitPlaces, workTreeTop } from "../fs/git-places.ts";
 import { checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
@@ -120,6 +120,13 @@ export function controlContext(place: ControlPlace): {
     gitOwn: (abs, from) => {
       try {
         return gitOwnership(abs, [place.cwd, ...(from ?? [])], place.home, env);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
+    workTreeTop: (dir) => {
+      try {
+        return workTreeTop(dir, env);
       } catch (e) {
         return { unknown: (e as Error).message }; // it did not answer in time
       }

@@ -121,6 +121,17 @@ function hookDirs(value: string, home: string, top: string | undefined, gitDir: 
   return [...new Set([top, gitDir].filter((d) => d !== undefined).map((d) => resolve(d, value)))];
 }
 
+/**
+ * The top of the work tree a git run in `cwd` acts on (`git stash`, `git checkout BRANCH` from any
+ * folder of it): `$GIT_WORK_TREE`; `cwd` itself under `$GIT_DIR` alone (git takes the directory it
+ * runs in as the top); else the nearest directory up holding `.git`, or undefined.
+ */
+export function workTreeTop(cwd: string, env: Env): string | undefined {
+  if (!isAbsolute(cwd)) return undefined; // a path of another system (a Windows one checked on Linux)
+  if (env.GIT_WORK_TREE) return resolve(cwd, env.GIT_WORK_TREE);
+  return env.GIT_DIR ? cwd : worktreeTop(cwd);
+}
+
 /** The directory holding the `.git` a git run from `cwd` finds, or undefined. */
 function worktreeTop(cwd: string): string | undefined {
   for (let d = resolve(cwd); ; d = dirname(d)) {

@@ -2,12 +2,14 @@
 // approvals.json away as `mv ~/.local/state/hey x` would, yet names no file. While a list is set, a
 // program that changes the tree it runs in (tree-changes.ts) may not run in a directory holding one
 // of hey's control files or above one — the start directory, wherever a `cd`/`pushd` may lead,
-// `git -C`, `--work-tree` — with two exceptions for the project a user works in (the start
-// directory and those above it up to the project root, while every control file below is the
-// project's, x140): there only deleting files no repository keeps counts (`git clean`, `git stash
-// -u`), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`) and a `git
-// clean` pathspec could reach it; `git checkout`, `pull`, `reset --hard` and `init` stay, since what
-// they write is the repository's and a config they change waits for the user's yes
+// `git -C`, `--work-tree`, and for git that acts on its whole work tree from any folder of it
+// (`git stash`, `checkout BRANCH`, `clean :/`, x144 #2) the top of that tree — with two exceptions
+// for the project a user works in (the start directory and those above it up to the project root,
+// while every control file below is the project's, x140): there only deleting files no repository
+// keeps counts (`git clean`, `git stash -u`, and `git stash`/`reset --hard` after a `git add` that
+// may stage one), and only when a control file below exists (`.hey/config.toml`, `.mcp.json`) and
+// a `git clean` pathspec could reach it; `git checkout`, `pull`, `reset --hard` and `init` stay,
+// since what they write is the repository's and a config they change waits for the user's yes
 // (config/guard.ts). After a `cd` hey cannot place (`cd -`, `cd a b`, `~user`), only a directory the
 // command names itself can be judged. Pure.
 import {
@@ -27,11 +29,11 @@ import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
-import { gitArguments, gitDirectories, type TreeChange, treeChange } from "./tree-changes.ts";
+import { dropsStaged, gitArguments, gitDirectories, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
 
-/** Why a segment may not run where it does: the segment, the directory, the control file and how they relate; `unknown`: the directory is known only at run time and could be one. */
+/** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in); `unknown`: the directory is known only at run time and could be one. */
 export type WorkingDirectory =
-  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above" }
+  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above"; tree?: true }
   | { command: string; unknown: string };
 
 /** The first segment that changes the tree of a directory holding a control file, or above one (see above), or undefined. */
@@ -59,9 +61,11 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   // bash's dotglob (or GLOBIGNORE, which turns it on) lets a loop's `*/` match `.hey/`
   const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
   const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
-  for (const seg of segments) {
-    const change = seg.inert === "builtin" ? undefined : treeChange(seg);
-    if (!change) continue;
+  for (const [i, seg] of segments.entries()) {
+    const written = seg.inert === "builtin" ? undefined : treeChange(seg);
+    if (!written) continue;
+    // `git add -A && git stash` (or `&& git reset --hard`) takes the files it just staged away, as `git stash -u` would
+    const change = written === "writes" && dropsStaged(seg.words) && segments.slice(0, i).some(stagesControl) ? "deletes" : written;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
     const places = runIn(seg, dirs, control, f, dotglob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
@@ -69,19 +73,54 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
     // the last place a `cd` leads first: the refusal names where the command was meant to run
     for (const dir of places.dirs.reverse()) {
-      for (const d of new Set([dir, resolved(dir)])) {
+      const run = [...new Set([dir, resolved(dir)])];
+      // git from a folder of a repository acts on its whole work tree (stash, checkout BRANCH, pull…): judged at its top too
+      const whole = acrossTree(seg, dir);
+      const tops: string[] = [];
+      for (const d of whole ? run : []) {
+        const top = control.workTreeTop?.(d);
+        if (typeof top === "object") return { command: seg.raw, unknown: top.unknown };
+        if (top !== undefined && !run.includes(f.normalize(top))) tops.push(f.normalize(top));
+      }
+      for (const d of [...run, ...new Set(tops)]) {
         const startHere = starting(d);
         if (startHere && change !== "deletes") continue;
         const below = controls.filter((c) => within(c, d) && (!startHere || there(c)));
-        if (startHere && gitCleanAway(seg, below, d)) continue;
+        if (startHere && gitCleanAway(seg, below, dir, d)) continue;
         const file = below.find(there) ?? below[0];
         if (file === undefined) continue;
         const holds = fold(file.slice(0, file.lastIndexOf(sep)) || sep) === fold(d);
-        return { command: seg.raw, change, dir: d, file, relation: holds ? "holds" : "above" };
+        return { command: seg.raw, change, dir: d, file, relation: holds ? "holds" : "above", ...(run.includes(d) ? {} : { tree: true as const }) };
       }
     }
   }
   return undefined;
+
+  /**
+   * Whether git in `seg`, run in `dir`, acts beyond it on its work tree (tree-changes.ts wholeTree), whose top git finds
+   * above `dir`: not after `--work-tree` (runIn already moved it to that top) or `--git-dir` (git takes `dir` as the top).
+   */
+  function acrossTree(seg: Segment, dir: string): boolean {
+    if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return false;
+    const sub = readGit(seg.words)?.sub ?? seg.words.length;
+    if (gitDirectories(seg.words).workTree || seg.words.slice(1, sub).some((w) => /^--git-dir(=|$)/.test(w.text))) return false;
+    return wholeTree(seg.words, (text) => {
+      const abs = f.absolute(text);
+      const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
+      return state !== undefined && state !== "none";
+    });
+  }
+
+  /** Whether `seg` may stage a control file: `git add` with no pathspec, or one naming it or a directory above it from any place the script reaches. */
+  function stagesControl(seg: Segment): boolean {
+    const staged = stages(seg.words);
+    if (staged === undefined || staged === "all") return staged === "all";
+    return staged.some((w) => {
+      const abs = f.absolute(w.text);
+      const paths = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, w.text));
+      return /[*?[]/.test(w.text) || paths.map(f.normalize).some((p) => controls.some((c) => fold(c) === fold(p) || within(c, p)));
+    });
+  }
 
   function resolved(p: string): string {
     const real = control.realDir?.(p);
@@ -94,7 +133,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
    * git reads its ignore rules when it runs, after an earlier command (`echo .hey/ >> .gitignore`, `git pull`) or a
    * `-c core.excludesFile=…` may have made the control file one of them (x144 #3).
    */
-  function gitCleanAway(seg: Segment, files: string[], d: string): boolean {
+  function gitCleanAway(seg: Segment, files: string[], from: string, d: string): boolean {
     const read = readGit(seg.words);
     if (read?.sub === undefined) return false;
     const sub = seg.words[read.sub]!.text;
@@ -109,7 +148,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     return operands.every((w) => {
       if (/[*?[\\]|^:/.test(w.text)) return false;
       const abs = f.absolute(w.text);
-      const p = f.normalize(abs ?? f.join(d, w.text));
+      const p = f.normalize(abs ?? f.join(from, w.text));
       return within(p, d) && files.every((c) => !(fold(c) === fold(p) || within(c, p)));
     });
   }

@@ -8,6 +8,7 @@ import { workingDirectory } from "./control-cwd.ts";
 import { CACHE_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
 import { gitConfigWrite } from "./git-config-writes.ts";
 import type { Segment } from "./shell-model.ts";
+import { treeCopy } from "./tree-copies.ts";
 
 const owner = (git: boolean | undefined, how: string) =>
   git
@@ -29,15 +30,22 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
   const named = controlArgument(segments, control);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
   if (named) return `\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`;
+  const home = control.home?.replace(/[\\/]$/, "");
+  const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
   const cwd = workingDirectory(segments, control);
   if (cwd && "unknown" in cwd) return unknown(cwd.command, "changes files in a directory holding", cwd.unknown);
   if (cwd) {
-    const home = control.home?.replace(/[\\/]$/, "");
-    const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
     const verb = cwd.change === "deletes" ? "deletes files no repository keeps in" : "changes files in";
     const where = cwd.relation === "holds" ? "which holds" : "a directory above";
-    return `\`${show(cwd.command)}\` ${verb} the directory it runs in, \`${show(shown(cwd.dir))}\`, ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change`;
+    const dir = cwd.tree
+      ? `its repository's work tree, \`${show(shown(cwd.dir))}\`, beyond the folder it runs in,`
+      : `the directory it runs in, \`${show(shown(cwd.dir))}\`,`;
+    return `\`${show(cwd.command)}\` ${verb} ${dir} ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change`;
   }
+  const copy = treeCopy(segments, control);
+  if (copy && "unknown" in copy) return unknown(copy.command, "copies files into a directory holding", copy.unknown);
+  if (copy)
+    return `\`${show(copy.command)}\` copies files into \`${show(shown(copy.into))}\`, where they may replace hey's own configuration or trust file \`${show(shown(copy.file))}\`, which the agent may not change`;
   // `git config core.fsmonitor CMD` names no file, yet writes git's config as `cp x .git/config` would
   return gitConfigWrite(segments, show);
 }

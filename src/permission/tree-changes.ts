@@ -106,7 +106,27 @@ export function treeChange(seg: Segment): TreeChange | undefined {
   // every 7-Zip program; its commands in any case (`7z X`), the first word that is no switch
   if (/^7z[arz]?$/.test(name)) return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
   if (name === "patch") return patchDryRun(texts) ? undefined : "writes";
-  return undefined;
+  return otherExtractor(name, texts);
+}
+
+/**
+ * Other programs that write an archive's files in the directory they run in (or one they name, x144
+ * #5): `jar x` (`xf`, `-xf`, `--extract`), binutils' `ar x` (the operation letter among the key's
+ * modifiers, `xv`, `-x`), `python3 -m zipfile -e` / `-m tarfile -e` (`--extract`), `unrar x`/`e`
+ * and `unar`. A word known only at run time where the mode could be: "writes".
+ */
+function otherExtractor(name: string, texts: string[]): TreeChange | undefined {
+  const first = texts[0] ?? "";
+  if (name === "jar") return /^-?[a-zA-Z0-9]*x/.test(first) || texts.some((t) => t === "--extract" || t === "*") ? "writes" : undefined;
+  if (name === "ar") return /^-?[a-zA-Z]*x/.test(first) || first === "*" ? "writes" : undefined;
+  if (name === "unrar") return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
+  if (name === "unar") return "writes";
+  if (!/^python(\d+(\.\d+)?)?$/.test(name)) return undefined;
+  const module = texts.findIndex((t) => t === "-m" || /^-m(zipfile|tarfile|\*)$/.test(t));
+  if (module < 0) return undefined;
+  const which = texts[module] === "-m" ? texts[module + 1] : texts[module]!.slice(2);
+  if (which !== "zipfile" && which !== "tarfile" && which !== "*") return undefined;
+  return texts.slice(module + 1).some((t) => t === "-e" || t === "--extract" || t === "*") ? "writes" : undefined;
 }
 
 /**
@@ -258,6 +278,69 @@ function gitChange(words: Word[]): TreeChange | undefined {
   if (!GIT_COMMANDS.has(sub.text)) return read.unsure ? "deletes" : "writes";
   return undefined;
 }
+
+/**
+ * What git's words stage (`git add`, `git stage`): their pathspecs, or "all" (none given, or one only the run knows);
+ * undefined for no staging. A file no commit holds is then in the index, which `git stash` and `git reset --hard` act on.
+ */
+export function stages(words: Word[]): Word[] | "all" | undefined {
+  const first = words[0];
+  if (!first || !decided(first) || program(first.text) !== "git") return undefined;
+  const sub = readGit(words)?.sub;
+  if (sub === undefined || !decided(words[sub]!)) return "all";
+  if (!["add", "stage"].includes(words[sub]!.text)) return undefined;
+  const { given, operands, unsure } = gitArguments(words, sub + 1, ["add"]);
+  return unsure || given.has("pathspec-from-file") || !operands.length || operands.some((w) => !decided(w) || reachesOut(w.text)) ? "all" : operands;
+}
+
+/** Whether git's words take staged files out of the work tree: `git stash` (push, without pathspecs limiting it) and `git reset --hard`/`--merge`/`--keep` remove a file staged but never committed. */
+export function dropsStaged(words: Word[]): boolean {
+  const read = readGit(words);
+  if (read?.sub === undefined) return false;
+  const sub = words[read.sub]!.text;
+  if (sub === "reset") return true; // treeChange says "writes" only for --hard, --merge, --keep (or an option it cannot read)
+  const next = words[read.sub + 1];
+  return sub === "stash" && (!next || next.text === "push" || next.text.startsWith("-"));
+}
+
+/** Subcommands that write only the paths their pathspecs name, below the directory git runs in when none reaches out (`..`, absolute, `:/`). */
+const PATHSPEC_WRITERS = new Set(["clean", "restore", "rm", "mv", "checkout-index", "apply", "init", "init-db", "worktree"]);
+
+/**
+ * Whether git's subcommand in `words` acts on its repository's whole work tree from any folder in it
+ * (x144 #2): `git stash`, `checkout BRANCH`, `reset --hard`, `pull`, `merge`… from `web/` rewrite or
+ * take files at the root too, as does a pathspec that reaches out of the folder (`git clean -fdx
+ * ..`, `:/`, `:/.hey`, an absolute one). `isPath` says whether a `git checkout` operand names a
+ * file or folder there (then it checks out those paths, not a branch). `init`, `apply` (git leaves
+ * out the paths outside the folder) and the plain pathspecs of `clean`, `restore`, `rm` stay where
+ * git runs. A subcommand known only at run time, or an alias: the whole tree.
+ */
+export function wholeTree(words: Word[], isPath: (text: string) => boolean): boolean {
+  const read = readGit(words);
+  if (read?.sub === undefined) return true;
+  const sub = words[read.sub]!;
+  if (!decided(sub) || !GIT_COMMANDS.has(sub.text)) return true;
+  const name = sub.text;
+  const next = words[read.sub + 1];
+  const stashPush = name === "stash" && (next?.text === "push" || !next || (decided(next) && next.text.startsWith("-")));
+  if (!PATHSPEC_WRITERS.has(name) && name !== "checkout" && !stashPush) return true;
+  const pushed = next?.text === "push";
+  const { operands, unsure } = gitArguments(words, read.sub + (pushed ? 2 : 1), stashPush ? ["stash", "push"] : [name]);
+  if (unsure || operands.some((w) => !decided(w) || reachesOut(w.text))) return true;
+  // `git stash` and `git checkout` without pathspecs act on the whole tree, and so does `checkout BRANCH`: a first operand that
+  // is no path there, with no `--` before pathspecs (`git checkout main -- a.txt` writes only a.txt)
+  if (!operands.length) return stashPush || name === "checkout";
+  return name === "checkout" && !afterDashes(words, operands.at(-1)!) && !isPath(operands[0]!.text);
+}
+
+/** Whether a pathspec can take files outside the directory git runs in: pathspec magic (`:/`, `:(top)`), an absolute path, a `..` in it. */
+const reachesOut = (text: string) => /^(:|\/|\\|[A-Za-z]:)/.test(text) || text.split(/[\\/]/).includes("..");
+
+/** Whether `w` stands after a `--` among `words`: a pathspec, whatever it names. */
+const afterDashes = (words: Word[], w: Word) => {
+  const dashes = words.findIndex((x) => decided(x) && x.text === "--");
+  return dashes >= 0 && words.indexOf(w) > dashes;
+};
 
 /** The directories git's options before its subcommand move it to (`-C DIR`, repeated ones joined; `--work-tree DIR`), as written; `unknown`: one is known only at run time. */
 export function gitDirectories(words: Word[]): { chdir: Word[]; workTree?: Word } {

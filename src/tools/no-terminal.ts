@@ -16,8 +16,11 @@ export type { Env };
  * SUDO_ASKPASS (a program the user chose, a window or an editor's dialog, never this terminal: ssh
  * and git use them only with a display or when told to, sudo only with -A), DISPLAY and
  * WAYLAND_DISPLAY (a GUI pinentry is a window), PINENTRY_USER_DATA (it names no terminal itself).
+ * CDPATH goes too: a shell's convenience for the user's typing, it sends the agent's `cd .config` to
+ * `~/.config` when the user's CDPATH holds `~` — somewhere else than the command says, and than the
+ * permission check, which places a relative `cd` below the directory the command runs in, judged (x144 #6).
  */
-const DROPPED = ["GPG_TTY"];
+const DROPPED = ["GPG_TTY", "CDPATH"];
 
 /** What pagers and prompts are in the commands: pagers print, git asks no password on a terminal. */
 const FIXED: Env = { GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };

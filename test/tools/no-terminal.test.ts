@@ -31,6 +31,17 @@ test("the commands get no GPG_TTY (the user's terminal, where gpg's pinentry wou
   expect(r.output).toBe("none /usr/bin/ssh-askpass :0\n[exit code 0]");
 });
 
+// x144 #6: bash looks in CDPATH's directories before the current one, so the user's `CDPATH=~` sent `cd .config`
+// to ~/.config, where the permission check had placed it in the project's .config
+testNeeding(["bash"])("a CDPATH exported by the user does not move a relative cd: `cd .config` goes to the project's .config", async () => {
+  const elsewhere = join(dir, "cdpath-home");
+  mkdirSync(join(elsewhere, ".config"), { recursive: true });
+  mkdirSync(join(dir, ".config"), { recursive: true });
+  const bash = chooseShell({ configured: "bash", platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
+  const r = await run("cd .config && pwd", { shell: bash, env: { ...process.env, CDPATH: elsewhere } });
+  expect(r.output).toBe(`${join(dir, ".config")}\n[exit code 0]`);
+});
+
 // Linux: the user's terminal is found through /proc (the pseudo-terminal `script` holds)
 (process.platform === "linux" ? testNeeding(["gpg", "gpgconf", "script", "pgrep"]) : test.if(false))(
   "with GPG_TTY set to the user's terminal, a signed `git commit` with a passphrase key fails at once, saying how to go on, and draws nothing on that terminal",

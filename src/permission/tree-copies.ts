@@ -1,0 +1,135 @@
+// A tree copied into a directory (x144 #5): `cp -r x/hey ~/.local/state/` merges x/hey into
+// ~/.local/state/hey and overwrites approvals.json; `cp -r x/. ~/.config/` and `rsync -a x/
+// ~/.config/` merge x's files into ~/.config (so do `scp -r` and macOS's `ditto`). Neither names a
+// control file or the directory holding one, yet each writes them as `cp x
+// ~/.config/hey/config.toml` would. The folder a copy lands in — the destination itself for
+// `SRC/.`, rsync's `SRC/`, `cp -T` and ditto, else the destination's folder of the source's name
+// (that name matched as the shell would, when a glob or a run-time word gives it) — may not hold a
+// control file or be above one, but for the project a user works in (the start directory and those
+// above it up to the project root, holding none but the project's), where `tar -x` runs too. Pure.
+import { type ControlFiles, decided, directories, expand, onWindows, POSIX, projectFile, WINDOWS } from "./control-files.ts";
+import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { program } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** A copy that lands where a control file is: the command, the folder it lands in and the file; `unknown`: a relative destination after a `cd` only the run can place. */
+export type TreeCopy = { command: string; into: string; file: string } | { command: string; unknown: string };
+
+// cp's options that take the next word as their value (GNU coreutils), short and long
+const CP_VALUES = { short: "St", long: ["no-preserve", "sparse", "suffix", "target-directory"] };
+// scp's (OpenSSH) options that take the next word; its local copies land as cp's do
+const SCP_VALUES = { short: "cFiJloPSDX", long: [] };
+// macOS ditto's
+const DITTO_VALUES = { short: "", long: ["arch", "bom"] };
+// rsync's (3.x) options that take the next word, short and long; an unknown long one is taken to take none
+const RSYNC_VALUES = {
+  short: "efBTM@",
+  long: (
+    "rsh,rsync-path,filter,exclude,exclude-from,include,include-from,files-from,temp-dir,partial-dir,backup-dir,suffix,chmod,compare-dest," +
+    "copy-dest,link-dest,log-file,log-file-format,out-format,password-file,port,timeout,contimeout,bwlimit,max-size,min-size,max-delete," +
+    "block-size,modify-window,chown,usermap,groupmap,iconv,checksum-choice,compress-choice,compress-level,skip-compress,sockopts,outbuf," +
+    "info,debug,stop-after,stop-at,remote-option,protocol,address,write-batch,read-batch,only-write-batch,copy-as,checksum-seed"
+  ).split(","),
+};
+
+const COPIERS: Record<string, { short: string; long: string[] }> = { cp: CP_VALUES, rsync: RSYNC_VALUES, scp: SCP_VALUES, ditto: DITTO_VALUES };
+
+/** The first segment copying a tree into a directory that holds a control file or is above one (see above), or undefined. */
+export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy | undefined {
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  const sep = f === WINDOWS ? "\\" : "/";
+  const fold = (p: string) => (control.fold || f === WINDOWS ? p.toLowerCase() : p);
+  const within = (p: string, d: string) => fold(p).startsWith(fold(d.endsWith(sep) ? d : d + sep));
+  const controls = control.paths.map(f.normalize);
+  const start = control.cwd === undefined ? undefined : f.normalize(control.cwd);
+  const home = control.home === undefined ? undefined : f.normalize(control.home);
+  // the project: the start directory or one above it, below the home, holding no control file but the project's (control-cwd.ts)
+  const project = (d: string) =>
+    start !== undefined &&
+    (fold(d) === fold(start) || within(start, d)) &&
+    !(home !== undefined && (fold(d) === fold(home) || within(home, d))) &&
+    controls.every((c) => !within(c, d) || projectFile(c));
+  const dirs = directories(segments, control, f);
+  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw));
+  for (const seg of segments) {
+    const copy = copyOperands(seg);
+    if (!copy || seg.elsewhere) continue;
+    const text = decided(copy.into) ? expand(copy.into, control.home) : undefined;
+    if (text === undefined) continue; // a destination only the run knows: as `cp "$src" "$dst"`, a limit
+    const abs = f.absolute(text);
+    if (abs === undefined && !dirs) return { command: seg.raw, unknown: "it copies into a directory relative to one known only at run time" };
+    for (const into of abs !== undefined ? [f.normalize(abs)] : (dirs ?? []).map((d) => f.normalize(f.join(d, text)))) {
+      if (project(into)) continue;
+      const state = control.fileState?.(into);
+      for (const from of copy.from) {
+        // where the source's own folder goes: into the destination (`SRC/.`, rsync's `SRC/`, `-T`, a destination not there yet), or below it by its name
+        const merges = copy.merge || /(^|[\\/])\.{1,2}[\\/]?$/.test(from.raw) || (copy.rsync && /[\\/]$/.test(from.raw));
+        const landsIn = merges || state === "none" ? [into] : state === undefined ? [into, ""] : [""];
+        for (const at of landsIn) {
+          const file = at ? controls.find((c) => within(c, at)) : below(into, from);
+          const name = lastComponent((decided(from) ? from.text : from.raw.replace(/["']/g, "")).replace(/[\\/]+$/, ""));
+          if (file !== undefined) return { command: seg.raw, into: at || `${into.replace(/[\\/]$/, "")}${sep}${name}`, file };
+        }
+      }
+    }
+  }
+  return undefined;
+
+  /** The first control file below `into` in a folder the source's last name could be. */
+  function below(into: string, from: Word): string | undefined {
+    const name = lastComponent(decided(from) ? from.text.replace(/[\\/]+$/, "") : runtimeGlob(from.raw).replace(/[\\/]+$/, ""));
+    return controls.find((c) => {
+      if (!within(c, into)) return false;
+      const child = c.slice(into.replace(/[\\/]$/, "").length + 1).split(/[\\/]/)[0]!;
+      return decided(from) ? fold(child) === fold(name) : matchesName(fold(name), fold(child), dotglob);
+    });
+  }
+}
+
+/** A recursive copy's sources and destination (`-t DIR` or the last operand), and whether its sources merge into it (`cp -T`); undefined for no copy of a tree. */
+function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean; rsync: boolean } | undefined {
+  const first = seg.words[0];
+  if (!first || !decided(first)) return undefined;
+  const name = program(first.text);
+  if (!(name in COPIERS)) return undefined;
+  const values = COPIERS[name]!;
+  const operands: Word[] = [];
+  let target: Word | undefined;
+  // rsync copies a tree with -a or -r, yet skips one without: taken as a tree; macOS's ditto copies a folder's contents into the destination
+  let recursive = name === "rsync" || name === "ditto";
+  let merge = name === "ditto";
+  const words = seg.words;
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    const t = w.text;
+    if (!decided(w) || t === "-" || !t.startsWith("-")) operands.push(w);
+    else if (t === "--") {
+      operands.push(...words.slice(k + 1));
+      break;
+    } else if (t.startsWith("--")) {
+      const eq = t.indexOf("=");
+      const long = t.slice(2, eq < 0 ? undefined : eq);
+      if (/^(recursive|archive)$/.test(long)) recursive = true;
+      if (long === "no-target-directory") merge = true;
+      if (long === "keepParent") merge = false;
+      const value = eq >= 0 ? { ...w, text: t.slice(eq + 1), raw: t.slice(eq + 1) } : values.long.includes(long) ? words[++k] : undefined;
+      if (long === "target-directory" && value) target = value;
+    } else {
+      for (let j = 1; j < t.length; j++) {
+        if ((name === "cp" && "rRa".includes(t[j]!)) || (name === "scp" && t[j] === "r")) recursive = true;
+        if (t[j] === "T" && name === "cp") merge = true;
+        if (values.short.includes(t[j]!)) {
+          const value = j + 1 < t.length ? { ...w, text: t.slice(j + 1), raw: t.slice(j + 1) } : words[++k];
+          if (t[j] === "t" && name === "cp" && value) target = value;
+          break;
+        }
+      }
+    }
+  }
+  if (!recursive) return undefined;
+  // a remote side (`host:path`) is no directory here
+  const local = (w: Word) => !/^[^/\\]*[^/\\:]:/.test(w.text) || /^[A-Za-z]:[\\/]/.test(w.text);
+  const into = target ?? operands.pop();
+  if (!into || !local(into) || !operands.length) return undefined;
+  return { from: operands, into, merge, rsync: name === "rsync" };
+}
