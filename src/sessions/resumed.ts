@@ -10,7 +10,7 @@ import { heyNote } from "../kernel/user-notes.ts";
  * `provider`/`model`: the windows a context-length error taught its models (this one's first); the
  * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it. The prompt
  * cache's state only when the run before ended on this model: its requests are replayed, another
- * model's passed over (replay-cache.ts). A model the session did not end on starts cold, its first
+ * model's passed over (context/replay-cache.ts). A model the session did not end on starts cold, its first
  * request rewriting what was deferred, as a model not used yet in a run does (agent.ts switchModel);
  * its requests of earlier runs are not replayed, however recent.
  */
