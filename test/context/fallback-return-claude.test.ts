@@ -96,6 +96,21 @@ test.each([2, 12])("back on Claude after a fallback made %i tool calls, the prim
   expect(back.read).toBeGreaterThan(2000);
 });
 
+test("/model to another Claude model for a 12-call turn and /model back within minutes: the first model's request reads what it cached", async () => {
+  const a = claude("model-a", [...reads("a", 6), { text: "done" }, { text: "done again" }]);
+  const b = claude("model-b", [...reads("b", 12), { text: "from b" }]);
+  const it = agent(a, b);
+  const base = it.settings;
+  await it.send("read the a files", signal());
+  it.switchModel(b, { ...base, model: { provider: "fake", model: "model-b" } });
+  await it.send("now the b files", signal());
+  it.switchModel(a, base);
+  await it.send("and what now?", signal());
+  const counts = cacheOfA(a);
+  const [before, back] = [counts.at(-2)!, counts.at(-1)!];
+  expect(back.read).toBeGreaterThanOrEqual(before.read + before.write);
+});
+
 test("a summary due on the primary's first request back reads the last request it answered from the cache, not a transcript", async () => {
   const a = claude("model-a", [...reads("a", 3), { text: "done" }, { error: busy }, { text: "done again" }]);
   const b = claude("model-b", [...reads("b", 1), { text: `from b: ${"the b files say this. ".repeat(70)}` }]);
