@@ -7,11 +7,14 @@ import {
   answered,
   compactNow,
   correctEstimate,
+  cacheOf,
+  COLD_CACHE,
   newCompactionState,
   prepare,
   previewContext,
   summaryCost,
   type CompactionState,
+  type ModelCache,
   type PrepareDeps,
 } from "./context/compaction.ts";
 import { replayCache } from "./context/replay-cache.ts";
@@ -90,11 +93,13 @@ export function createAgent(parts: AgentParts): Agent {
   let effort = settings.effort;
   let effortUnsent: string | undefined;
   /** what each model left this run learned, by `provider/model` (its window; its provider, with what refusals taught it; its prompt cache's state): a return to it goes on with that */
-  const learned = new Map<
-    string,
-    { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string; cache?: Pick<CompactionState, "sent" | "rewriteUpTo" | "hold"> }
-  >(Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]));
+  const learned = new Map<string, { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string; cache?: ModelCache }>(
+    Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]),
+  );
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
+  // the cache state as of the last request the history shows made (an answer or its marker follows), as `hey -c` replays it: one that
+  // failed wrote no cache, so a switch away and a run's end go back to this (x150 #2), its lifetime counted from the last one taken
+  let made = cacheOf(compaction);
 
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
@@ -123,6 +128,7 @@ export function createAgent(parts: AgentParts): Agent {
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...cache });
       }
       if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
+      if (event.type === "message" && event.message.role === "assistant") made = cacheOf(compaction);
       if (event.type === "notice" && saysNoEffortSent(event.message)) effortUnsent = event.message;
       parts.output.emit(event);
     },
@@ -281,6 +287,7 @@ export function createAgent(parts: AgentParts): Agent {
         await useServerWindow();
         // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
         if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
+        if (resumedCache) made = cacheOf(compaction);
         resumedCache = undefined;
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
@@ -313,7 +320,7 @@ export function createAgent(parts: AgentParts): Agent {
       effort,
       clock: { sleep, random: Math.random },
     });
-    return run.finally(backToPrimary);
+    return run.finally(() => (Object.assign(compaction, made), backToPrimary())); // a last request that failed is forgotten, as the replay never saw it
   }
   /** the last send's run, until it settles */
   let busy: Promise<void> | undefined;
@@ -358,6 +365,7 @@ export function createAgent(parts: AgentParts): Agent {
         // a refused exchange is not summarized: the summary request would carry the words that drew the refusal
         const done = await compactNow(sendable(), prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
         if (!done) return false;
+        made = cacheOf(compaction); // a summary begins the cache anew (compactNow), as the replay begins at its line
         spent(done.usage);
       } catch (e) {
         const cost = summaryCost(e); // an empty, cut or interrupted summary still cost its tokens
@@ -368,16 +376,13 @@ export function createAgent(parts: AgentParts): Agent {
     },
     switchModel(nextProvider, next) {
       const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
-      const key = (m: AgentSettings["model"]) => `${m.provider}/${m.model}`;
-      const { sent, rewriteUpTo, hold } = compaction;
-      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent, cache: { sent, rewriteUpTo, hold } };
-      if (changed) learned.set(key(settings.model), now);
-      const back = changed ? learned.get(key(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
+      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent, cache: made };
+      if (changed) learned.set(modelKey(settings.model), now);
+      const back = changed ? learned.get(modelKey(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
       [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
-      // each model's prompt cache is its own (x146 #2): one not used before is cold, so its first request rewrites what was deferred,
-      // for free; a return goes on from its own last request, whose prefix is still cached within the lifetime (the end of a
-      // fallback's run) and rebuilt after it, as after a pause (prepare). The replay of `hey -c` keeps them apart too
-      if (changed) [compaction.sent, compaction.rewriteUpTo, compaction.hold] = [back?.cache?.sent, back?.cache?.rewriteUpTo, back?.cache?.hold];
+      // each model's prompt cache is its own (x146 #2), as `hey -c` replays it: a new one is cold, so its first request rewrites what was deferred,
+      // for free; a return goes on from the last request it answered (a summary due reads that: x150 #3), cached within the lifetime, else rebuilt
+      if (changed) made = cacheOf(Object.assign(compaction, back?.cache ?? COLD_CACHE));
       const synced = syncedFirst(nextProvider);
       effortUnsent = back?.provider === synced ? back.effortUnsent : undefined; // a new provider has not refused it yet
       settings = next;

@@ -219,9 +219,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     const own = !flags.model && resumedChoice && choice.provider === resumedChoice.provider && namesSessionModel(spec, flags.session!);
     const kept = !flags.model && resumedChoice && !flags.session!.current ? keptOnSession(flags.session!, env, spec) : undefined;
     choice = { ...(own ? resumedChoice : (kept ?? parse(spec, label, choice.provider))), named: label };
-    // -c, --resume, /resume: left on its provider, a session keeps its model (README: only -m and /model change it); where that provider has no key, the refusal names HEY_MODEL
+    // -c, --resume, /resume: left on its provider, a session keeps its model, key or not (only -m and /model change it); a refusal names HEY_MODEL only where it named that model
     const stayed = resumedChoice?.provider === choice.provider && !flags.model && !flags.session!.current ? byName(choice.provider) : undefined;
-    if (stayed && (!keylessAtVendor(stayed) || keyGiven(flags, env, stayed.name))) choice = resumedChoice!;
+    if (stayed && (choice.model !== resumedChoice!.model || !keylessAtVendor(stayed) || keyGiven(flags, env, stayed.name))) choice = resumedChoice!;
   }
 
   const provider = byName(choice.provider)!;

@@ -1,8 +1,8 @@
 // Where `hey -c` goes on with a session when HEY_MODEL or HEY_PROVIDER is set: they are often a shell
 // profile's, written before the session, not a choice made for it. One that names the session's own
 // provider, or a model it serves, leaves the session there, on its own model (only -m and /model change
-// that), or, where that provider has no key, refused naming the variable, as with no config file; one
-// that names another provider moves it, and that is said. Pure.
+// that), key or no key: where that provider has none it is refused, naming the variable only where it
+// named that very model; one that names another provider moves it, and that is said. Pure.
 import { envValue, familyOf } from "./presets.ts";
 
 type Env = Record<string, string | undefined>;
@@ -21,10 +21,10 @@ export function staysWithSession(session: Session, env: Env): boolean {
 }
 
 /**
- * The model the refusal names for a resumed `session` whose provider has no key, which HEY_MODEL
- * `spec` and HEY_PROVIDER leave there (staysWithSession): its provider, `PROVIDER/` left out, even
- * where a gateway's list holds the name (README: never sent to the file's gateway under that name);
- * undefined when they move it. With its key, the session keeps its own model (providers.ts).
+ * Where HEY_MODEL `spec` and HEY_PROVIDER leave a resumed `session` (staysWithSession): its
+ * provider, `PROVIDER/` left out, even where a gateway's list holds the name (README: never sent to
+ * the file's gateway under that name); undefined when they move it. The session keeps its own model
+ * there (providers.ts); `spec` is kept only where it names that model, for the refusal to name it.
  */
 export function keptOnSession(session: Session, env: Env, spec: string): { provider: string; model: string } | undefined {
   if (!staysWithSession(session, env)) return undefined;

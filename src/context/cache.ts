@@ -49,10 +49,12 @@ export function sharedPrefix(before: readonly Message[], after: readonly Message
 }
 
 /**
- * The id of the last message `messages` repeats of the previous request (`sent`, its first `count`
- * messages, with the system prompt and tools `fixed`), when a later one of those was rewritten:
- * ModelRequest.unchangedThrough. Undefined when it repeats them all (it extends that request) or
- * none (a summary, a trim from the start, another system prompt).
+ * The id of the last message `messages` repeats of the previous request of this model (`sent`, its
+ * first `count` messages, with the system prompt and tools `fixed`): where the prefix its cache
+ * holds ends (ModelRequest.unchangedThrough). Set on a clean extension too: after a return from
+ * another model (a fallback, `/model` and back) that spot can lie far more than the ~20 blocks
+ * Anthropic looks back from the marks on the tail (x150 #1). Undefined when it repeats none (a
+ * summary, a trim from the start, another system prompt).
  */
 export function unchangedThrough(
   sent: { messages: readonly Message[]; count: number; fixed: string } | undefined,
@@ -61,7 +63,7 @@ export function unchangedThrough(
 ) {
   if (sent?.fixed !== fixed) return undefined;
   const shared = sharedPrefix(sent.messages, messages, sent.count);
-  return shared > 0 && shared < sent.count ? messages[shared - 1]!.id : undefined;
+  return shared > 0 ? messages[shared - 1]!.id : undefined;
 }
 
 /**

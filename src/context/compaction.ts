@@ -66,6 +66,12 @@ export interface CompactionState {
   answered?: AnsweredRequest;
 }
 
+/** One model's prompt-cache state: its last request, what that deferred and held, the last request it answered (agent.ts keeps one per model). */
+export type ModelCache = Pick<CompactionState, "sent" | "rewriteUpTo" | "hold" | "answered">;
+export const cacheOf = ({ sent, rewriteUpTo, hold, answered }: CompactionState): ModelCache => ({ sent, rewriteUpTo, hold, answered });
+/** a model not used yet: its cache is cold, so its first request rewrites what was deferred, for free */
+export const COLD_CACHE: ModelCache = { sent: undefined, rewriteUpTo: undefined, hold: undefined, answered: undefined };
+
 /** `tokensPerChar`: a resumed session's corrected ratio (kept within TOKENS_PER_CHAR_RANGE); default DEFAULT_TOKENS_PER_CHAR. */
 export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DEFAULT_TOKENS_PER_CHAR): CompactionState {
   const [low, high] = TOKENS_PER_CHAR_RANGE;
@@ -111,7 +117,7 @@ export interface Prepared {
   note?: string;
   /** ModelRequest.onceTail: the request's tail goes this once (a first prompt cut in every request after, a view over the budget) */
   onceTail?: true;
-  /** ModelRequest.unchangedThrough: the last message as the previous request sent it, when a later one was rewritten */
+  /** ModelRequest.unchangedThrough: the last message as the previous request to this model sent it, where its cached prefix ends */
   unchangedThrough?: string;
   /** what a summary request spent, when one was made */
   usage?: Usage;

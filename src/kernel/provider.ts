@@ -31,10 +31,12 @@ export interface ModelRequest {
    */
   onceTail?: true;
   /**
-   * The id of the last message this request repeats of the previous one as it was sent, when a
-   * later one of those was rewritten (dedup, an error purge, a cut): adapters that mark cache
-   * breakpoints mark it too, so the request reads the provider's cache up to there rather than
-   * only as far as its other marks reach (Anthropic looks back about 20 blocks from a mark).
+   * The id of the last message this request repeats of the previous request to this model as it
+   * was sent: where the prefix that model's cache holds ends. Adapters that mark cache breakpoints
+   * mark it too, so the request reads the cache up to there rather than only as far as its other
+   * marks reach (Anthropic looks back about 20 blocks from a mark): after a later message was
+   * rewritten (dedup, an error purge, a cut), or after another model's requests (a fallback,
+   * `/model` and back) added more than that since. Usually the same spot the tail's marks name.
    */
   unchangedThrough?: string;
 }

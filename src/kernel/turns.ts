@@ -70,7 +70,7 @@ export interface RequestContext {
   note?: string;
   /** ModelRequest.onceTail: the request's tail goes this once (no cache write for it) */
   onceTail?: true;
-  /** ModelRequest.unchangedThrough: the last message as the previous request sent it, before a rewritten one */
+  /** ModelRequest.unchangedThrough: the last message as the previous request to this model sent it, where its cached prefix ends */
   unchangedThrough?: string;
   /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
   usage?: Usage;

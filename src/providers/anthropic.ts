@@ -124,9 +124,10 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   answeredTurns(body);
   const sent = body.messages as Turn[];
   if (cached) markTail(sent, !req.onceTail); // a tail the next request cuts: no write nothing reads
-  // where the previous request's prefix ends before a rewritten message: an entry an earlier request
-  // wrote is at or just before it, which the marks on the tail may not reach (finding it looks back
-  // about 20 blocks), and without this one everything after the system prompt is written again at 1.25×
+  // where the prefix this model's previous request wrote ends: before a rewritten message, or back past
+  // another model's turns (a fallback, `/model` and back), the marks on the tail may not reach it (finding
+  // it looks back about 20 blocks), and without this one everything after the system prompt is written
+  // again at 1.25×. Most often it is the block markTail marks already
   if (cached && unchanged) (unchanged as { cache_control?: unknown }).cache_control = EPHEMERAL;
   if (req.note) {
     const last = sent.at(-1);
@@ -139,8 +140,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
 const EPHEMERAL = { type: "ephemeral" } as const;
 
 /**
- * Prompt-cache breakpoints on the conversation (the system prompt holds a third, and a request
- * that rewrote an earlier message the fourth: toRequest's `unchanged`; the API allows four): the
+ * Prompt-cache breakpoints on the conversation (the system prompt holds a third, and where this
+ * model's previous request ended the fourth when it is elsewhere: toRequest's `unchanged`; the API allows four): the
  * last block of the last user turn, so the next request reads everything up to it, and the last
  * block of the user turn before the last assistant turn — where the previous request ended — so
  * this request reads that entry even when more than the API's 20-block look-back was added since

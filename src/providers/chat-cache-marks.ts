@@ -21,10 +21,10 @@ export const takesCacheMarks = (host: string, model: string) => (host === "openr
  * before the last assistant turn, where the previous request ended, for a request that added more
  * blocks than Anthropic's 20-block look-back. `tail` false: not the last (ModelRequest.onceTail:
  * a tail sent this once, whose write nothing would read). `unchanged`: the index of the last
- * message the previous request sent as it is now, when a later one was rewritten
- * (ModelRequest.unchangedThrough): the last user or tool message up to it is marked too, the fourth
- * breakpoint, so the request reads the cache up to there rather than only the system prompt when
- * the rewrite is far back.
+ * message the previous request to this model sent as it is now (ModelRequest.unchangedThrough):
+ * the last user or tool message up to it is marked too, the fourth breakpoint when it is not one
+ * of those, so the request reads the cache up to there rather than only the system prompt when a
+ * rewrite is far back or another model's turns came since.
  *
  * The system, user and tool messages all go as text parts whether marked or not, so each request
  * is the last one's extension but for where the markers sit, which the cache does not key on.

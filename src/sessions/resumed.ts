@@ -9,9 +9,10 @@ import { heyNote } from "../kernel/user-notes.ts";
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
  * `provider`/`model`: the windows a context-length error taught its models (this one's first); the
  * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it. The prompt
- * cache's state only when the run before used this model: another model's cache is cold, so its
- * first request rewrites what was deferred, as after a `/model` switch (and as the next `hey -c`
- * replays it: cache-start.ts).
+ * cache's state only when the run before ended on this model: its requests are replayed, another
+ * model's passed over (context/replay-cache.ts). A model the session did not end on starts cold, its first
+ * request rewriting what was deferred, as a model not used yet in a run does (agent.ts switchModel);
+ * its requests of earlier runs are not replayed, however recent.
  */
 export function resumedParts(session: LoadedSession, provider: string, model: string) {
   const window = learnedWindow(session, provider, model);

@@ -232,7 +232,7 @@ describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose built-in
   });
 
   test.each([
-    ["HEY_MODEL names another model of its vendor", { HEY_MODEL: "gpt-5.1" }, "HEY_MODEL=gpt-5.1 sends this session to openai/gpt-5.1"],
+    ["HEY_MODEL names another model of its vendor", { HEY_MODEL: "gpt-5.1" }, "this session last used openai/gpt-5.5"],
     ["HEY_MODEL names it as PROVIDER/MODEL", { HEY_MODEL: "openai/gpt-5.5" }, "HEY_MODEL=openai/gpt-5.5 sends this session to openai/gpt-5.5"],
     ["HEY_PROVIDER names its provider", { HEY_PROVIDER: "openai" }, "this session last used openai/gpt-5.5"],
   ])("nothing goes to the gateway when %s", (_what, env: Env, said) => {
@@ -253,15 +253,16 @@ describe("hey -c with HEY_MODEL or HEY_PROVIDER set, on a session whose built-in
     expect(settings.provider.moved).toBe(line); // --output json tells a script too (run.ts)
   });
 
-  // x138 #1: naming its vendor, the variables leave the session there even where the gateway lists the name (README)
+  // x138 #1: naming its vendor, the variables leave the session there even where the gateway lists the name (README);
+  // on its own model, which the key would go on with (x150 #4)
   test.each([
-    ["HEY_MODEL names a model of its vendor", { HEY_MODEL: "gpt-5.1" }, "HEY_MODEL=gpt-5.1"],
-    ["HEY_PROVIDER names its vendor and HEY_MODEL one of its models", { HEY_PROVIDER: "openai", HEY_MODEL: "gpt-5.1" }, "HEY_MODEL=gpt-5.1"],
-    ["HEY_MODEL writes it openai/…", { HEY_MODEL: "openai/gpt-5.1" }, "HEY_MODEL=openai/gpt-5.1"],
-  ])("nothing goes to a gateway that lists the model when %s: refused naming the variable", (_what, env: Env, by) => {
+    ["HEY_MODEL names a model of its vendor", { HEY_MODEL: "gpt-5.1" }],
+    ["HEY_PROVIDER names its vendor and HEY_MODEL one of its models", { HEY_PROVIDER: "openai", HEY_MODEL: "gpt-5.1" }],
+    ["HEY_MODEL writes it openai/…", { HEY_MODEL: "openai/gpt-5.1" }],
+  ])("nothing goes to a gateway that lists the model when %s: refused on the session's own model", (_what, env: Env) => {
     const { settings, warnings } = run(`${gateway}\nmodels = ["gpt-5.1", "openai/gpt-5.1"]`, env);
-    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.1");
-    expect(unsendable(settings.provider)).toStartWith(`${by} sends this session to openai/gpt-5.1, and OPENAI_API_KEY is not set, so hey sends it nothing`);
+    expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.5");
+    expect(unsendable(settings.provider)).toStartWith("this session last used openai/gpt-5.5, and OPENAI_API_KEY is not set, so hey sends it nothing");
     expect(warnings.join("\n")).not.toContain("the session used");
   });
 
@@ -367,9 +368,11 @@ describe("hey -c, --resume or /resume with HEY_MODEL naming another model of the
     );
   });
 
-  test("without its key, the session is refused naming the variable, as before", () => {
+  // x150 #4: the refusal names the model that setting the key goes on with, not HEY_MODEL's
+  test("without its key, the session is refused on its own model, the one it goes on with once the key is set", () => {
     const { model, refused } = chosen(config, { HEY_MODEL: "gpt-5.1" }, resumed("openai", "gpt-5.5"));
-    expect(model).toBe("openai/gpt-5.1");
-    expect(refused).toStartWith("HEY_MODEL=gpt-5.1 sends this session to openai/gpt-5.1, and OPENAI_API_KEY is not set, so hey sends it nothing");
+    expect(model).toBe("openai/gpt-5.5");
+    expect(refused).toStartWith("this session last used openai/gpt-5.5, and OPENAI_API_KEY is not set, so hey sends it nothing");
+    expect(chosen(config, { HEY_MODEL: "gpt-5.1", OPENAI_API_KEY: "o" }, resumed("openai", "gpt-5.5")).model).toBe(model);
   });
 });

@@ -2,7 +2,7 @@
 // `prepare` deciding when dedup and error purge may rewrite earlier messages — only when the cache
 // is broken anyway or the saving pays for the miss — so each request repeats the previous one.
 import { describe, expect, test } from "bun:test";
-import { cachePrices, rewritePays, sharedPrefix } from "../../src/context/cache.ts";
+import { cachePrices, rewritePays, sharedPrefix, unchangedThrough } from "../../src/context/cache.ts";
 import { newCompactionState, prepare, type PrepareDeps } from "../../src/context/compaction.ts";
 import { DUPLICATE_NOTE } from "../../src/context/passes.ts";
 import { effectiveBudget, hardTokens, learnWindow } from "../../src/context/window.ts";
@@ -63,6 +63,16 @@ test("sharedPrefix: by object, else by id and content", () => {
   expect(sharedPrefix([a, b], [a, { ...b }])).toBe(2);
   expect(sharedPrefix([a, b], [a, { ...b, content: [{ type: "text", text: "z" }] }])).toBe(1);
   expect(sharedPrefix([a, b], [a, b, a], 1)).toBe(1);
+});
+
+test("unchangedThrough: where the previous request's cached prefix ends, on a clean extension too (a return after a fallback may lie far back)", () => {
+  const m = (id: string, text = id): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+  const sent = { messages: [m("1"), m("2"), m("3")], count: 3, fixed: "sys" };
+  expect(unchangedThrough(sent, [m("1"), m("2"), m("3"), m("4"), m("5")], "sys")).toBe("3"); // it extends that request
+  expect(unchangedThrough(sent, [m("1"), m("2", "rewritten"), m("3")], "sys")).toBe("1"); // a rewrite: up to before it
+  expect(unchangedThrough(sent, [m("9"), m("3")], "sys")).toBeUndefined(); // a summary or trim from the start
+  expect(unchangedThrough(sent, [m("1"), m("2"), m("3")], "other")).toBeUndefined(); // another system prompt
+  expect(unchangedThrough(undefined, [m("1")], "sys")).toBeUndefined(); // a model's first request
 });
 
 describe("prepare: rewrites wait for a moment the cache is broken anyway", () => {

@@ -41,8 +41,8 @@ const pruned = (messages: readonly Message[]) => JSON.stringify(messages).split(
 const same = (m: Message | undefined) => JSON.stringify(m);
 const expectPrefix = (first: readonly Message[], last: readonly Message[]) => expect(first.slice(0, last.length).map(same)).toEqual(last.map(same));
 
-/** model-a, with model-b as its fallback, writing session `id` (as wire.ts names the model each run) */
-function run(a: Turn[], b: Turn[], id: string, resumed = false, tools = [readSmall]) {
+/** model-a, with model-b as its fallback (none with `alone`), writing session `id` (as wire.ts names the model each run) */
+function run(a: Turn[], b: Turn[], id: string, resumed = false, tools = [readSmall], alone = false) {
   const primary = fakeProvider(a, { model: "model-a" });
   const fallback = fakeProvider(b, { model: "model-b" });
   const session = createSessionWriter({ dir: dir.path, id, cwd: dir.path, version: "0", warn: () => {}, existing: resumed });
@@ -57,7 +57,7 @@ function run(a: Turn[], b: Turn[], id: string, resumed = false, tools = [readSma
     permission: () => undefined,
     taskNote: () => undefined,
     fallback: async (_e, tried): Promise<Fallback | undefined> =>
-      tried.has("fake/model-b") ? undefined : { provider: fallback, settings: settingsOf("model-b"), why: "is rate-limited" },
+      alone || tried.has("fake/model-b") ? undefined : { provider: fallback, settings: settingsOf("model-b"), why: "is rate-limited" },
     ...(resumed ? resumedParts(loadSession(`${dir.path}/${id}.jsonl`), "fake", "model-a") : {}),
   });
   return { agent, primary, fallback, session };
@@ -128,3 +128,33 @@ test("hey -c after a fallback that answered for minutes: the replay times model-
   next.session.close();
   expectPrefix(next.primary.requests[0]!.messages, last);
 });
+
+// x150 #2: the request that got the 429 was never answered, so it wrote no cache: model-a's cache was last
+// written by the last request it answered, and its lifetime counts from there, in the run as in `hey -c`'s replay
+test.each([
+  ["model-b answers for it", false],
+  ["no fallback: the run ends with the error", true],
+])(
+  "a request that failed does not keep model-a's cache warm (%s): back 7 minutes after its last answer, it rebuilds, and hey -c goes on from it",
+  async (_, alone) => {
+    let clock = realNow();
+    Date.now = () => clock;
+    const minutes = (n: number) => (clock += n * 60_000);
+    const id = newId();
+    const r = run([...reads(5), { text: "done" }, busy(), ...reads(2), { text: "done" }], [{ text: "from b" }], id, false, [readSmall], alone);
+    await r.agent.send("look at a.ts", signal()); // answered at 0 minutes
+    minutes(4);
+    await r.agent.send("a question", signal()); // model-a's request at 4 minutes gets the 429
+    minutes(3);
+    await r.agent.send("go on", signal()); // 7 minutes after its last answer: its cache is gone
+    r.session.close();
+    expect(r.primary.requests).toHaveLength(10);
+    expect(pruned(r.primary.requests[6]!.messages)).toBe(0); // the one that failed: deferred, 4 minutes after the last answer
+    expect(pruned(r.primary.requests[7]!.messages)).toBeGreaterThan(0);
+    const last = r.primary.requests.at(-1)!.messages;
+    const next = run([{ text: "ok" }], [], id, true);
+    await next.agent.send("and now?", signal());
+    next.session.close();
+    expectPrefix(next.primary.requests[0]!.messages, last);
+  },
+);
