@@ -23,7 +23,7 @@ import {
   type Unplaced,
   WINDOWS,
 } from "./control-files.ts";
-import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { dotglobOn, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
@@ -56,8 +56,8 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";
   const { dirs, unplaced } = placesReached(segments, control, f);
-  // bash's dotglob (or GLOBIGNORE, which turns it on) lets a loop's `*/` match `.hey/`
-  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
+  // bash's dotglob lets a loop's `*/` match `.hey/`
+  const dotglob = dotglobOn(segments);
   const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
   for (const seg of segments) {
     const change = seg.inert === "builtin" ? undefined : treeChange(seg);

@@ -4,6 +4,7 @@
 // paths the control-file guard keeps (control-arguments.ts), shell glob semantics per path
 // component: `?`, `*`, `[…]`, braces expanded, `**` not special, and a leading `.` matched only
 // by a `.` or a bracket that may hold one (unless the script turns on `dotglob`). Pure.
+import { fixed, type Segment } from "./shell-model.ts";
 
 /** git's hooks (githooks(5)): a file of one of these names in a hooks directory runs at the next git command. */
 const HOOKS =
@@ -92,3 +93,20 @@ export const lastComponent = (glob: string) =>
     .replace(/[\\/]+$/, "")
     .split(/[\\/]/)
     .pop() ?? "";
+
+/** Commands that can set a shell option or variable from a word only the run knows (`shopt -s "$O"`, `declare "${x}IGNORE=1"`). */
+const SETTERS = new Set(["shopt", "declare", "typeset", "export", "local", "readonly", "read", "printf", "eval", "mapfile", "readarray", "source", "."]);
+
+/**
+ * Whether bash's dotglob could be on for the script's globs, so that `*` and `?` match a leading `.`:
+ * a word naming it or GLOBIGNORE (which turns it on) — read after quotes go, so `shopt -s dot''glob`
+ * counts (x151 #5) — a word only the run knows given to shopt or another command that sets options or
+ * variables, a command only the run knows given one, or code no rule can see.
+ */
+export function dotglobOn(segments: Segment[]): boolean {
+  return segments.some((s) => {
+    if (s.opaque !== undefined || [...s.assigns, ...s.words].some((w) => /dotglob|GLOBIGNORE/i.test(w.text))) return true;
+    const [first, ...args] = s.words;
+    return !!first && (!fixed(first) || SETTERS.has(first.text)) && args.some((w) => !fixed(w));
+  });
+}

@@ -28,7 +28,7 @@ export interface Word {
   numeric?: boolean;
   /** `"$NAME"` of a loop variable that only ever holds words not beginning with `-` (loop-variables.ts) */
   dashless?: boolean;
-  /** `"$NAME"` (or `$NAME`) of a `for` loop variable set only by its loops: the words of their lists (loop-variables.ts) */
+  /** `"$NAME"` of a `for` loop variable set only by its loops: the words of their lists (loop-variables.ts) */
   loopValues?: Word[];
   /** an unquoted `$(…)` that surely prints nothing: it expands to no word */
   empty?: boolean;

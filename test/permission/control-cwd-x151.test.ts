@@ -1,0 +1,99 @@
+// x151 #1–#5: where a tree-changing command runs, and whether it changes anything, read as the
+// programs and bash read them. UnZip takes `-` inside an option cluster as "not" (`--l`, `-o-l`
+// extract); git's last `--no-X` undoes an earlier `-X` (`git clean -n --no-dry-run` deletes); bash
+// globs and splits an unquoted `$d` again; a `cd "$d"` in a loop without a subshell moves on from
+// where the last one left; a loop's glob can match a link to the home; `shopt -s dot''glob` is
+// dotglob. Each bypass is refused ("cannot verify" where only the run knows); the everyday
+// commands still run.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { permissionCheck } from "../../src/wire.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { controlFixture } from "./control-corpus.ts";
+
+const tmp = tempDir("hey-control-x151-");
+afterAll(() => tmp.remove());
+const { home, project, controls } = controlFixture(realpathSync(tmp.path));
+// links an earlier call could have made: to the home, to hey's state directory's parent
+symlinkSync(home, join(project, "hm"));
+symlinkSync(join(home, ".local", "state"), join(project, "lstate"));
+mkdirSync(join(project, "src"), { recursive: true });
+mkdirSync(join(project, "pkgs", "a"), { recursive: true });
+const lists = {
+  allow: { allow: ["bash: git *", "bash: tar *", "bash: unzip *", "bash: cd *", "bash: mkdir *", "bash: shopt *"], deny: [], narrow: [] },
+  deny: { allow: [], deny: ["bash: curl *"], narrow: [] },
+};
+const refused = (out: string | undefined) => expect(out ?? "").toMatch(/^blocked by permission rules: .*(hey's own configuration|cannot verify)/);
+
+describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
+  const check = permissionCheck(lists[list], "bash", { cwd: project, home, controls });
+  test.each([
+    "cd ~/.config && unzip -o --l /tmp/e.zip",
+    "unzip --l /tmp/e.zip -d ~/.config",
+    "unzip -o-l /tmp/e.zip -d ~/.config",
+    "unzip -o- -l /tmp/e.zip -d ~/.config",
+  ])("unzip with a `-` inside its options (not): %s is refused", (command) => refused(check("bash", { command })));
+  test.each([
+    "cd ~/.config && git clean -fdx -n --no-dry-run",
+    "cd ~/.config && git clean -fdx -n --no-dry",
+    "cd ~/.config && git clean -fdx --dry-run --no-dry-run",
+    'cd ~/.config && F=--no-dry-run; git clean -fdxn "$F"',
+    "cd ~/.config && git clean -fdxn $F",
+    "cd ~/.config && git apply --check /tmp/e.patch --no-check",
+    "cd ~/.config && git apply --stat /tmp/e.patch --no-stat",
+    "cd ~/.config && git apply --cached /tmp/e.patch --no-cached",
+    "cd ~/.config && git apply --check --frobnicate /tmp/e.patch",
+    "cd ~/.config/hey && git restore --staged --no-staged .",
+  ])("git's last --no-X undoes -X: %s is refused", (command) => refused(check("bash", { command })));
+  test.each([
+    "for d in '.h?y'; do (cd $d && tar -xf /tmp/e.tar); done",
+    "for d in '.h?y'; do (cd ${d} && tar -xf /tmp/e.tar); done",
+    `for d in '${home}/.c?nfig'; do (cd $d && tar -xf /tmp/e.tar); done`,
+    `for d in '/ -C ${home}/.config'; do git -C $d apply /tmp/e.patch; done`,
+  ])("an unquoted loop variable is globbed and split again: %s is refused", (command) => refused(check("bash", { command })));
+  test.each([
+    'for d in src ../../home/.config; do cd "$d"; done; tar -xf /tmp/e.tar',
+    'mkdir -p src; for d in src ../../home/.config; do cd "$d"; done; git clean -fdx',
+    'for d in src ..; do cd "$d"; done; cd ../home/.config && tar -xf /tmp/e.tar',
+  ])("a cd in a loop moves on from the last one: %s is refused", (command) => refused(check("bash", { command })));
+  test.each([
+    'for d in h?; do (cd "$d" && tar -xf /tmp/e.tar); done',
+    'for d in h?/.config; do (cd "$d" && tar -xf /tmp/e.tar); done',
+    'for d in h?; do git -C "$d" checkout -f main; done',
+    'for d in lstat?; do git -C "$d" stash -u; done',
+    'for d in dirl*; do (cd "$d" && unzip -o /tmp/e.zip); done',
+  ])("a loop's glob matching a link is judged where the link leads: %s is refused", (command) => refused(check("bash", { command })));
+  test.each([
+    `shopt -s dot''glob; for d in ${home}/*/; do (cd "$d" && tar -xf /tmp/e.tar); done`,
+    `shopt -s dot""glob; for d in ~/*/; do (cd "$d" && tar -xf /tmp/e.tar); done`,
+    `O=dotglob; shopt -s "$O"; for d in ~/*/; do (cd "$d" && tar -xf /tmp/e.tar); done`,
+    `G=x; GLOBIGNORE=$G; for d in ~/*/; do (cd "$d" && tar -xf /tmp/e.tar); done`,
+  ])("dotglob however it is spelled: %s is refused", (command) => refused(check("bash", { command })));
+  test.each([
+    "unzip -l /tmp/e.zip",
+    "cd ~/.config && unzip -l /tmp/e.zip",
+    "cd ~/.config && unzip -qq -l /tmp/e.zip",
+    "git clean -n",
+    "cd ~/.config && git clean -n",
+    "cd ~/.config && git clean -fdxn",
+    "cd ~/.config && git clean --no-force -n",
+    "cd ~/.config && git apply --check --no-index /tmp/e.patch",
+    'for f in src/*.ts; do echo "$f"; done',
+    'for d in */; do (cd "$d" && git pull); done',
+    'for d in pkgs/*/; do (cd "$d" && git checkout main); done',
+    'for d in src pkgs; do (cd "$d" && tar -xf /tmp/a.tar); done',
+    'shopt -s nullglob; for d in pkgs/*/; do (cd "$d" && git pull); done',
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+});
+
+// under an allow list no `*` matches a run-time word; under a deny list the directory alone decides
+const denying = permissionCheck(lists.deny, "bash", { cwd: project, home, controls });
+test.each(['for f in src/*.ts; do git checkout -- "$f"; done', 'for d in src pkgs/a; do git -C "$d" pull; done', 'for f in *.zip; do unzip -l "$f"; done'])(
+  "under a deny list, %s runs",
+  (command) => expect(denying("bash", { command })).toBeUndefined(),
+);
+test.each(['cd ~/.config && for f in *.zip; do unzip -l "$f"; done', 'cd ~/.config && unzip -l -- "$1"'])(
+  "a word only the run knows could be unzip's `--l`: %s is refused",
+  (command) => refused(denying("bash", { command })),
+);
