@@ -110,3 +110,36 @@ export function dotglobOn(segments: Segment[]): boolean {
     return !!first && (!fixed(first) || SETTERS.has(first.text)) && args.some((w) => !fixed(w));
   });
 }
+
+const MAX_MATCHES = 256; // paths a loop's glob may match before the checker stops following them
+
+/**
+ * The paths the absolute POSIX glob path `pattern` (normalized, braces expanded) matches now, as bash
+ * expands it: a name with no glob character as written, the others among `names` (a directory's
+ * entries, links followed, none when it is no directory; `.` and `..` too for a name written with a
+ * leading `.`); `unknown`: a listing did not answer in time, or too many matched.
+ */
+export function globMatches(
+  pattern: string,
+  names: (dir: string) => string[] | undefined | { unknown: string },
+  opts: { dotglob: boolean; fold: boolean },
+): string[] | { unknown: string } {
+  let paths = [""];
+  for (const part of pattern.split("/").filter(Boolean)) {
+    if (!/[*?[]/.test(part)) {
+      paths = paths.map((p) => `${p}/${part}`);
+      continue;
+    }
+    const name = componentRegex(part, opts.dotglob, opts.fold);
+    const next: string[] = [];
+    for (const p of paths) {
+      const listed = names(p || "/");
+      if (listed === undefined) continue;
+      if (!Array.isArray(listed)) return listed;
+      next.push(...(part.startsWith(".") ? [".", "..", ...listed] : listed).filter((n) => name.test(n)).map((n) => `${p}/${n}`));
+      if (next.length > MAX_MATCHES) return { unknown: `\`${part}\` matches more than ${MAX_MATCHES} names` };
+    }
+    paths = next;
+  }
+  return paths;
+}

@@ -2,12 +2,14 @@
 // programs and bash read them. UnZip takes `-` inside an option cluster as "not" (`--l`, `-o-l`
 // extract); git's last `--no-X` undoes an earlier `-X` (`git clean -n --no-dry-run` deletes); bash
 // globs and splits an unquoted `$d` again; a `cd "$d"` in a loop without a subshell moves on from
-// where the last one left; a loop's glob can match a link to the home; `shopt -s dot''glob` is
-// dotglob. Each bypass is refused ("cannot verify" where only the run knows); the everyday
-// commands still run.
+// where the last one left, and a `cd` after one to a glob moves on below what it matched; a glob
+// can match a link to the home; `shopt -s dot''glob` is dotglob. Each bypass is refused ("cannot
+// verify" where only the run knows); the everyday commands still run.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { controlFiles } from "../../src/config/control-files.ts";
+import { places } from "../../src/fs/places.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { controlFixture } from "./control-corpus.ts";
@@ -19,20 +21,25 @@ const { home, project, controls } = controlFixture(realpathSync(tmp.path));
 symlinkSync(home, join(project, "hm"));
 symlinkSync(join(home, ".local", "state"), join(project, "lstate"));
 mkdirSync(join(project, "src"), { recursive: true });
-mkdirSync(join(project, "pkgs", "a"), { recursive: true });
+// a project holding no links, for the everyday commands
+const app = join(home, "src", "app");
+for (const dir of [".hey", "src", join("pkgs", "a"), join("pkgs", "b")]) mkdirSync(join(app, dir), { recursive: true });
+const appControls = controlFiles(places({}, home, app, "linux", app), undefined);
 const lists = {
-  allow: { allow: ["bash: git *", "bash: tar *", "bash: unzip *", "bash: cd *", "bash: mkdir *", "bash: shopt *"], deny: [], narrow: [] },
+  allow: { allow: ["bash: git *", "bash: tar *", "bash: unzip *", "bash: cd *", "bash: mkdir *", "bash: shopt *", "bash: echo *"], deny: [], narrow: [] },
   deny: { allow: [], deny: ["bash: curl *"], narrow: [] },
 };
 const refused = (out: string | undefined) => expect(out ?? "").toMatch(/^blocked by permission rules: .*(hey's own configuration|cannot verify)/);
 
 describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
   const check = permissionCheck(lists[list], "bash", { cwd: project, home, controls });
+  const inApp = permissionCheck(lists[list], "bash", { cwd: app, home, controls: appControls });
   test.each([
     "cd ~/.config && unzip -o --l /tmp/e.zip",
     "unzip --l /tmp/e.zip -d ~/.config",
     "unzip -o-l /tmp/e.zip -d ~/.config",
     "unzip -o- -l /tmp/e.zip -d ~/.config",
+    "unzip -l --l /tmp/e.zip -d ~/.config",
   ])("unzip with a `-` inside its options (not): %s is refused", (command) => refused(check("bash", { command })));
   test.each([
     "cd ~/.config && git clean -fdx -n --no-dry-run",
@@ -56,14 +63,20 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     'for d in src ../../home/.config; do cd "$d"; done; tar -xf /tmp/e.tar',
     'mkdir -p src; for d in src ../../home/.config; do cd "$d"; done; git clean -fdx',
     'for d in src ..; do cd "$d"; done; cd ../home/.config && tar -xf /tmp/e.tar',
-  ])("a cd in a loop moves on from the last one: %s is refused", (command) => refused(check("bash", { command })));
+    'for d in s*; do cd "$d"; done; cd ../../home/.config && tar -xf /tmp/e.tar',
+    "cd s*; cd ../../home/.config; git clean -fdx",
+    "git -C s* -C ../../home/.config checkout -f main",
+  ])("a cd moves on from where the one before it led: %s is refused", (command) => refused(check("bash", { command })));
   test.each([
     'for d in h?; do (cd "$d" && tar -xf /tmp/e.tar); done',
     'for d in h?/.config; do (cd "$d" && tar -xf /tmp/e.tar); done',
     'for d in h?; do git -C "$d" checkout -f main; done',
     'for d in lstat?; do git -C "$d" stash -u; done',
     'for d in dirl*; do (cd "$d" && unzip -o /tmp/e.zip); done',
-  ])("a loop's glob matching a link is judged where the link leads: %s is refused", (command) => refused(check("bash", { command })));
+    'for d in */; do (cd "$d" && git pull); done',
+    'for d in {h,x}m; do (cd "$d" && tar -xf /tmp/e.tar); done',
+    'for d in {.,x}hey; do (cd "$d" && tar -xf /tmp/e.tar); done',
+  ])("a glob matching a link is judged where the link leads: %s is refused", (command) => refused(check("bash", { command })));
   test.each([
     `shopt -s dot''glob; for d in ${home}/*/; do (cd "$d" && tar -xf /tmp/e.tar); done`,
     `shopt -s dot""glob; for d in ~/*/; do (cd "$d" && tar -xf /tmp/e.tar); done`,
@@ -79,16 +92,21 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     "cd ~/.config && git clean -fdxn",
     "cd ~/.config && git clean --no-force -n",
     "cd ~/.config && git apply --check --no-index /tmp/e.patch",
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+  test.each([
     'for f in src/*.ts; do echo "$f"; done',
     'for d in */; do (cd "$d" && git pull); done',
+    'for d in */; do (cd "$d" && git pull); done; cd src && git checkout main',
     'for d in pkgs/*/; do (cd "$d" && git checkout main); done',
+    'for d in pkgs/{a,b}; do (cd "$d" && git checkout main); done',
     'for d in src pkgs; do (cd "$d" && tar -xf /tmp/a.tar); done',
     'shopt -s nullglob; for d in pkgs/*/; do (cd "$d" && git pull); done',
-  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+    "cd p*; cd a && git checkout main",
+  ])("in a project without links, %s runs", (command) => expect(inApp("bash", { command })).toBeUndefined());
 });
 
 // under an allow list no `*` matches a run-time word; under a deny list the directory alone decides
-const denying = permissionCheck(lists.deny, "bash", { cwd: project, home, controls });
+const denying = permissionCheck(lists.deny, "bash", { cwd: app, home, controls: appControls });
 test.each(['for f in src/*.ts; do git checkout -- "$f"; done', 'for d in src pkgs/a; do git -C "$d" pull; done', 'for f in *.zip; do unzip -l "$f"; done'])(
   "under a deny list, %s runs",
   (command) => expect(denying("bash", { command })).toBeUndefined(),
