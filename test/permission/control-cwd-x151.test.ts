@@ -64,7 +64,7 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     'mkdir -p src; for d in src ../../home/.config; do cd "$d"; done; git clean -fdx',
     'for d in src ..; do cd "$d"; done; cd ../home/.config && tar -xf /tmp/e.tar',
     'for d in s*; do cd "$d"; done; cd ../../home/.config && tar -xf /tmp/e.tar',
-    "cd s*; cd ../../home/.config; git clean -fdx",
+    "cd sr*; cd ../../home/.config; git clean -fdx",
     "git -C s* -C ../../home/.config checkout -f main",
   ])("a cd moves on from where the one before it led: %s is refused", (command) => refused(check("bash", { command })));
   test.each([
