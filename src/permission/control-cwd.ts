@@ -171,6 +171,7 @@ const MAX_WANDERS = 32; // places a run of `-C`s to globs may lead to before the
  * starts at.
  */
 function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: boolean): string | undefined {
+  if (u.again) return `\`${u.raw}\` may run again, in a loop or a function, from where it led`;
   if (!u.operand) return `\`${u.raw}\` leads to a directory known only at run time`;
   const why = `\`${u.operand.raw}\` is a directory known only at run time`;
   if (u.operand.glob && !u.operand.unknown && !u.operand.anyValue && u.from) {

@@ -135,6 +135,8 @@ export interface Unplaced {
   operand?: Word;
   /** the directories a relative operand is taken from */
   from?: string[];
+  /** a relative one in a loop's or a function's body: each pass starts where the last one left */
+  again?: true;
 }
 
 /**
@@ -178,6 +180,11 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
     const values = rest.length === 1 ? operandValues(rest[0]!) : [rest[0]];
     const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
     for (const value of values) {
+      // in a loop's or a function's body a relative one runs again from where it led (`for i in 1 2; do cd ..; done`)
+      if (seg.repeats && value && relative(value, control.home, f)) {
+        unplaced.push({ raw: seg.raw, again: true });
+        continue;
+      }
       if (value && !decided(value)) {
         const here = { raw: seg.raw, operand: value, from: dirs };
         unplaced.push(here, ...(relative(value, control.home, f) ? below(value) : []));

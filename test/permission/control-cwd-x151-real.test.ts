@@ -32,6 +32,8 @@ const ATTACKS: [string, boolean][] = [
   [`for d in '${T}/f/home/.c?nfig'; do (cd $d && tar -xf ${T}/e.tar); done`, false],
   [`for d in src ../../home/.config; do cd "$d"; done; tar -xf ${T}/e.tar`, false],
   [`cd sr*; cd ../../home/.config; tar -xf ${T}/e.tar`, false],
+  [`for i in 1 2; do cd ..; done; cd f/home/.config && tar -xf ${T}/e.tar`, false],
+  [`up() { cd ..; }; up; up; cd f/home/.config && tar -xf ${T}/e.tar`, false],
   [`for d in h?/.config; do (cd "$d" && tar -xf ${T}/e.tar); done`, false],
   [`shopt -s dot''glob; for d in ~/*/; do (cd "$d" && tar -xf ${T}/e.tar); done`, false],
 ];

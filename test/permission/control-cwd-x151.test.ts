@@ -2,12 +2,13 @@
 // programs and bash read them. UnZip takes `-` inside an option cluster as "not" (`--l`, `-o-l`
 // extract); git's last `--no-X` undoes an earlier `-X` (`git clean -n --no-dry-run` deletes); bash
 // globs and splits an unquoted `$d` again; a `cd "$d"` in a loop without a subshell moves on from
-// where the last one left, and a `cd` after one to a glob moves on below what it matched; a glob
+// where the last one left (as any `cd` in a loop's or function's body does, run again), and a `cd` after
+// one to a glob moves on below what it matched; a glob
 // can match a link to the home; `shopt -s dot''glob` is dotglob. Each bypass is refused ("cannot
 // verify" where only the run knows); the everyday commands still run.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { controlFiles } from "../../src/config/control-files.ts";
 import { places } from "../../src/fs/places.ts";
 import { permissionCheck } from "../../src/wire.ts";
@@ -17,6 +18,7 @@ import { controlFixture } from "./control-corpus.ts";
 const tmp = tempDir("hey-control-x151-");
 afterAll(() => tmp.remove());
 const { home, project, controls } = controlFixture(realpathSync(tmp.path));
+const top = basename(realpathSync(tmp.path)); // two `cd ..` from the project, then this, is the fixture again
 // links an earlier call could have made: to the home, to hey's state directory's parent
 symlinkSync(home, join(project, "hm"));
 symlinkSync(join(home, ".local", "state"), join(project, "lstate"));
@@ -66,6 +68,10 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     'for d in s*; do cd "$d"; done; cd ../../home/.config && tar -xf /tmp/e.tar',
     "cd sr*; cd ../../home/.config; git clean -fdx",
     "git -C s* -C ../../home/.config checkout -f main",
+    `for i in 1 2; do cd ..; done; cd ${top}/home/.config && tar -xf /tmp/e.tar`,
+    `for i in 1 2; do for d in ..; do cd "$d"; done; done; cd ${top}/home/.config && git clean -fdx`,
+    `while true; do cd .. || break; done; cd ${top}/home/.config && tar -xf /tmp/e.tar`,
+    `up() { cd ..; }; up; up; cd ${top}/home/.config && tar -xf /tmp/e.tar`,
   ])("a cd moves on from where the one before it led: %s is refused", (command) => refused(check("bash", { command })));
   test.each([
     'for d in h?; do (cd "$d" && tar -xf /tmp/e.tar); done',
@@ -102,6 +108,9 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     'for d in src pkgs; do (cd "$d" && tar -xf /tmp/a.tar); done',
     'shopt -s nullglob; for d in pkgs/*/; do (cd "$d" && git pull); done',
     "cd p*; cd a && git checkout main",
+    "for i in 1 2; do echo $(cd src; pwd); done; git checkout main",
+    "into() ( cd src && pwd ); into; into; git checkout main",
+    'for d in ~/src/app/pkgs/a ~/src/app/pkgs/b; do cd "$d"; done; git checkout main',
   ])("in a project without links, %s runs", (command) => expect(inApp("bash", { command })).toBeUndefined());
 });
 
