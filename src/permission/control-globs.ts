@@ -94,20 +94,29 @@ export const lastComponent = (glob: string) =>
     .split(/[\\/]/)
     .pop() ?? "";
 
-/** Commands that can set a shell option or variable from a word only the run knows (`shopt -s "$O"`, `declare "${x}IGNORE=1"`). */
-const SETTERS = new Set(["shopt", "declare", "typeset", "export", "local", "readonly", "read", "printf", "eval", "mapfile", "readarray", "source", "."]);
+/** Builtins that run code or set options from words: any word only the run knows (`shopt -s "$O"`, `eval "$x"`), or a script they read (`. ./env.sh`), could turn dotglob on. */
+const RUNNERS = new Set(["shopt", "eval", "source", "."]);
+/** Builtins that set the variables their words name (`declare "${x}IGNORE=1"`): a name only the run knows could be GLOBIGNORE. */
+const DECLARERS = new Set(["declare", "typeset", "export", "local", "readonly", "read", "mapfile", "readarray"]);
+const NAMED = /^[A-Za-z_][A-Za-z0-9_]*(\+?=|$)/; // a word whose variable name is written out (its value may be anything)
 
 /**
  * Whether bash's dotglob could be on for the script's globs, so that `*` and `?` match a leading `.`:
  * a word naming it or GLOBIGNORE (which turns it on) — read after quotes go, so `shopt -s dot''glob`
- * counts (x151 #5) — a word only the run knows given to shopt or another command that sets options or
- * variables, a command only the run knows given one, or code no rule can see.
+ * counts (x151 #5) — a builtin that could set it from a word only the run knows or from a script
+ * (`shopt -s "$O"`, `. ./env.sh`), a command only the run knows given such a word, or code no rule can see.
  */
 export function dotglobOn(segments: Segment[]): boolean {
   return segments.some((s) => {
     if (s.opaque !== undefined || [...s.assigns, ...s.words].some((w) => /dotglob|GLOBIGNORE/i.test(w.text))) return true;
     const [first, ...args] = s.words;
-    return !!first && (!fixed(first) || SETTERS.has(first.text)) && args.some((w) => !fixed(w));
+    if (!first) return false;
+    if (!fixed(first)) return args.some((w) => !fixed(w));
+    if (first.text === "source" || first.text === ".") return true;
+    if (RUNNERS.has(first.text)) return args.some((w) => !fixed(w));
+    // `printf -v NAME`: the word after `-v` is a name
+    const named = first.text === "printf" ? args.filter((_, k) => args[k - 1]?.text === "-v") : DECLARERS.has(first.text) ? args : [];
+    return named.some((w) => !fixed(w) && !NAMED.test(w.raw));
   });
 }
 

@@ -11,6 +11,8 @@ import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { controlFiles } from "../../src/config/control-files.ts";
 import { places } from "../../src/fs/places.ts";
+import { dotglobOn } from "../../src/permission/control-globs.ts";
+import { parseSyntax } from "../../src/permission/shell-syntax.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { controlFixture } from "./control-corpus.ts";
@@ -123,4 +125,30 @@ test.each(['for f in src/*.ts; do git checkout -- "$f"; done', 'for d in src pkg
 test.each(['cd ~/.config && for f in *.zip; do unzip -l "$f"; done', 'cd ~/.config && unzip -l -- "$1"'])(
   "a word only the run knows could be unzip's `--l`: %s is refused",
   (command) => refused(denying("bash", { command })),
+);
+
+// dotglob read from the parsed words (one helper for control-cwd.ts and control-arguments.ts): on where it could be, off where a word only the run knows cannot set it
+const on = (script: string) => {
+  const parsed = parseSyntax(script, "bash");
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return dotglobOn(parsed.segments);
+};
+test.each([
+  "shopt -s dotglob",
+  "shopt -s dot''glob",
+  'shopt -s "dot"glob',
+  'O=dotglob; shopt -s "$O"',
+  "GLOBIGNORE=x",
+  'export GLOBIGNORE="$x"',
+  'declare "${x}IGNORE=1"',
+  'read -r "$v"',
+  'printf -v "$v" x',
+  'eval "$cmd"',
+  ". ./env.sh",
+  'S=shopt; $S -s "$o"',
+  "bash -O dotglob -c 'echo *'",
+])("dotglob could be on after %s", (script) => expect(on(script)).toBe(true));
+test.each(['printf "%s\\n" "$f"', 'export PATH="$HOME/bin:$PATH"', 'read -r line; echo "$line"', "shopt -s nullglob", 'echo "$x"', 'declare -a files=("$@")'])(
+  "dotglob stays off after %s",
+  (script) => expect(on(script)).toBe(false),
 );
