@@ -144,8 +144,10 @@ export interface Unplaced {
  * `pushd` with a known operand may lead to from any of them (as written, with `..` taken
  * lexically, as `cd -L` does, and for `cd -P` or after `set -P` once links are resolved); `unplaced`: the
  * `cd`s that lead somewhere only the run knows (an operand decided then, `cd -`, two operands,
- * `~user`, a command word decided then, which could be `cd`, or past MAX_DIRS directories). The
- * directories known before and after one still count: a `cd` that fails or leads nowhere new stays.
+ * `~user`, a command word decided then, which could be `cd`, a relative one that may run again in a
+ * loop's or a function's body, or past MAX_DIRS directories; after one to a glob or a run-time word, a
+ * relative one as one word with it: `cd s?c; cd ../x` as `s?c/../x`). The directories known before
+ * and after one still count: a `cd` that fails or leads nowhere new stays.
  */
 export function placesReached(segments: Segment[], control: ControlFiles, f: Flavour): { dirs: string[]; unplaced: Unplaced[] } {
   if (!control.cwd) return { dirs: [], unplaced: [] };
