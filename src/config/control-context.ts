@@ -6,7 +6,7 @@
 // mount, a huge tree) is "cannot tell", in words naming the path, never "no".
 import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
 import { gitOwnership, gitPlaces, workTreeTop } from "../fs/git-places.ts";
-import { checkNumber } from "../fs/bounded-reads.ts";
+import { boundedList, checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
@@ -136,6 +136,14 @@ export function controlContext(place: ControlPlace): {
         return realTargetBounded(dir);
       } catch (e) {
         return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
+    names: (dir) => {
+      try {
+        return boundedList(dir);
+      } catch (e) {
+        // not there, or no directory: a glob matches nothing in it; anything else (it did not answer, too many names) is unknown
+        return ["ENOENT", "ENOTDIR"].includes((e as { code?: string }).code ?? "") ? undefined : { unknown: (e as Error).message };
       }
     },
   };

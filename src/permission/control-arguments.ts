@@ -28,7 +28,7 @@ import {
   projectFile,
   WINDOWS,
 } from "./control-files.ts";
-import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { dotglobOn, expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -137,8 +137,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const real = control.realDir?.(p);
     return f.normalize(typeof real === "string" ? real : p);
   };
-  // bash's dotglob (or GLOBIGNORE, which turns it on) lets `*` and `?` match a leading `.`
-  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
+  // bash's dotglob lets `*` and `?` match a leading `.`
+  const dotglob = dotglobOn(segments);
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   let words: Word[] = []; // the segment's, for gitHeld

@@ -17,7 +17,11 @@ import {
   decided,
   expand,
   type Flavour,
+  joinWords,
+  leadFrom,
   onWindows,
+  operandValues,
+  relative,
   POSIX,
   PROJECT_FILE,
   placesReached,
@@ -25,7 +29,7 @@ import {
   type Unplaced,
   WINDOWS,
 } from "./control-files.ts";
-import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { dotglobOn, expandBraces, globMatches, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
@@ -58,8 +62,8 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";
   const { dirs, unplaced } = placesReached(segments, control, f);
-  // bash's dotglob (or GLOBIGNORE, which turns it on) lets a loop's `*/` match `.hey/`
-  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
+  // bash's dotglob lets a loop's `*/` match `.hey/`
+  const dotglob = dotglobOn(segments);
   const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
   for (const [i, seg] of segments.entries()) {
     const written = seg.inert === "builtin" ? undefined : treeChange(seg);
@@ -160,31 +164,42 @@ function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, 
   const { chdir, workTree } = gitDirectories(seg.words);
   let out = dirs;
   let named = false as boolean;
+  // a `-C` to a glob or a run-time word that could lead nowhere guarded: a later relative one leads on below it (`-C s?c -C ../../x`)
+  const wandered: Unplaced[] = [];
   for (const w of [...chdir, ...(workTree ? [workTree] : [])]) {
-    // a loop variable over words the checker sees moves it to each of them (`for d in a b; do git -C "$d" pull`)
+    // a loop variable over words the checker sees moves it to each of them (`for d in a b; do git -C "$d" pull`), each from where it stood
     const next: string[] = [];
     let absolute = true;
-    for (const v of decided(w) ? [w] : (w.loopValues ?? [w])) {
+    const more: Unplaced[] = [];
+    for (const v of operandValues(w)) {
       const to = decided(v) ? expand(v, control.home) : undefined;
-      // as a `cd "$d"` is: refused when it could be a control file's directory (`-C "$X/.config"`, `-C "$D"`); else where it stood
-      if (to === undefined) {
-        const why = decided(v)
-          ? `\`${v.raw}\` names a home the checker does not know`
-          : whyUnplaced({ raw: v.raw, operand: v, from: out }, control, f, dotglob);
-        if (why !== undefined) return { unknown: why };
-        absolute = false;
-        next.push(...out);
+      if (to !== undefined && f.absolute(to) !== undefined) {
+        next.push(f.absolute(to)!);
         continue;
       }
-      const abs = f.absolute(to);
-      if (abs === undefined) absolute = false;
-      next.push(...(abs !== undefined ? [abs] : out.map((d) => f.join(d, to))));
+      absolute = false;
+      if (decided(v) && to === undefined) return { unknown: `\`${v.raw}\` names a home the checker does not know` };
+      // as a `cd "$d"` is: refused when it could be a control file's directory (`-C "$X/.config"`, `-C "$D"`); else where it stood
+      const here: Unplaced[] = [
+        ...(to === undefined ? [{ raw: v.raw, operand: v, from: out }] : []),
+        ...(relative(v, control.home, f) ? wandered.map((u) => ({ raw: v.raw, operand: joinWords(u.operand!, v), from: u.from! })) : []),
+      ];
+      for (const u of here) {
+        const why = whyUnplaced(u, control, f, dotglob);
+        if (why !== undefined) return { unknown: why };
+      }
+      more.push(...here);
+      next.push(...(to === undefined ? out : leadFrom(to, out, f)));
     }
+    wandered.push(...more);
+    if (wandered.length > MAX_WANDERS) return { unknown: `\`${w.raw}\` leads to a directory known only at run time` };
     if (absolute) named = true;
     out = [...new Set(next)];
   }
   return named ? { dirs: out.map(f.normalize), named } : { dirs: out.map(f.normalize) };
 }
+
+const MAX_WANDERS = 32; // places a run of `-C`s to globs may lead to before the checker stops counting
 
 /**
  * Why a `cd` or `pushd` leads where only the run knows and that could hold a control file, or
@@ -195,19 +210,35 @@ function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, 
  * starts at.
  */
 function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: boolean): string | undefined {
+  if (u.again) return `\`${u.raw}\` may run again, in a loop or a function, from where it led`;
   if (!u.operand) return `\`${u.raw}\` leads to a directory known only at run time`;
   const why = `\`${u.operand.raw}\` is a directory known only at run time`;
   if (u.operand.glob && !u.operand.unknown && !u.operand.anyValue && u.from) {
     const to = expand(u.operand, control.home);
     if (to === undefined) return why;
-    const abs = f.absolute(to);
-    const patterns = (abs !== undefined ? [abs] : u.from.map((d) => f.join(d, to))).map((p) => f.normalize(p).split(/[\\/]/).filter(Boolean));
+    const patterns = expandBraces(to)
+      .flatMap((t) => leadFrom(t, u.from!, f))
+      .map(f.normalize);
     const fold = control.fold || f === WINDOWS;
     const reaches = (glob: string[], path: string) => {
       const dir = f.normalize(path).split(/[\\/]/).filter(Boolean).slice(0, -1);
       return glob.length <= dir.length && glob.every((g, k) => matchesName(fold ? g.toLowerCase() : g, fold ? dir[k]!.toLowerCase() : dir[k]!, dotglob));
     };
-    return patterns.some((glob) => control.paths.some((c) => reaches(glob, c))) ? why : undefined;
+    if (patterns.some((p) => control.paths.some((c) => reaches(p.split(/[\\/]/).filter(Boolean), c)))) return why;
+    // a name it matches now may be a link (`hm` to the home, x151 #5): each judged where it really leads
+    if (f !== POSIX || !control.names) return undefined;
+    const holds = (d: string) => control.paths.some((c) => (fold ? c.toLowerCase() : c).startsWith(`${fold ? d.toLowerCase() : d}/`));
+    for (const p of patterns) {
+      const found = globMatches(p, control.names, { dotglob, fold });
+      if (!Array.isArray(found)) return `${why}: ${found.unknown}`;
+      for (const m of found) {
+        const real = control.realDir?.(m);
+        if (typeof real === "object") return `${why}: ${real.unknown}`;
+        if (holds(f.normalize(m))) return why;
+        if (real !== undefined && holds(f.normalize(real))) return `\`${u.operand.raw}\` matches ${m}, which leads to ${real}`;
+      }
+    }
+    return undefined;
   }
   const names = new Set<string>();
   for (const p of control.paths) {

@@ -43,6 +43,8 @@ export interface ControlFiles {
   workTreeTop?(dir: string): string | undefined | { unknown: string };
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
+  /** the names in the absolute directory `dir`, links followed (where a loop's glob looks for what it matches); undefined when it is no directory; `unknown`: why they were not read */
+  names?(dir: string): string[] | undefined | { unknown: string };
 }
 
 /** Why a guarded place is: hey's cache, a PATH directory, git's global config (the words a refusal says). */
@@ -135,6 +137,8 @@ export interface Unplaced {
   operand?: Word;
   /** the directories a relative operand is taken from */
   from?: string[];
+  /** a relative one in a loop's or a function's body: each pass starts where the last one left */
+  again?: true;
 }
 
 /**
@@ -142,8 +146,10 @@ export interface Unplaced {
  * `pushd` with a known operand may lead to from any of them (as written, with `..` taken
  * lexically, as `cd -L` does, and for `cd -P` or after `set -P` once links are resolved); `unplaced`: the
  * `cd`s that lead somewhere only the run knows (an operand decided then, `cd -`, two operands,
- * `~user`, a command word decided then, which could be `cd`, or past MAX_DIRS directories). The
- * directories known before and after one still count: a `cd` that fails or leads nowhere new stays.
+ * `~user`, a command word decided then, which could be `cd`, a relative one that may run again in a
+ * loop's or a function's body, or past MAX_DIRS directories; after one to a glob or a run-time word, a
+ * relative one as one word with it: `cd s?c; cd ../x` as `s?c/../x`). The directories known before
+ * and after one still count: a `cd` that fails or leads nowhere new stays.
  */
 export function placesReached(segments: Segment[], control: ControlFiles, f: Flavour): { dirs: string[]; unplaced: Unplaced[] } {
   if (!control.cwd) return { dirs: [], unplaced: [] };
@@ -151,6 +157,14 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
   const unplaced: Unplaced[] = [];
   // `set -P` (`set -o physical`) makes every `cd` take the physical path
   const setPhysical = segments.some((s) => s.words[0]?.text === "set" && s.words.some((w) => /^-[a-zA-Z]*P|^physical$/.test(w.text)));
+  // the `cd`s to a glob or a run-time word so far, and where a later relative one leads from them: their operand and its words, as one word
+  const wandered: Unplaced[] = [];
+  const below = (value: Word): Unplaced[] => {
+    const more = wandered.map((u) => ({ raw: u.raw, operand: joinWords(u.operand!, value), ...(u.from && { from: u.from }) }));
+    if (wandered.length + more.length > MAX_DIRS) return [{ raw: value.raw }];
+    wandered.push(...more);
+    return more;
+  };
   for (const seg of segments) {
     const [first, ...args] = seg.words;
     if (!first) continue;
@@ -165,12 +179,20 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
     if (args[k] && decided(args[k]!) && args[k]!.text === "--") k++;
     const rest = args.slice(k);
     if (first.text === "pushd" && (noChdir || !rest.length || /^[+-]\d+$/.test(rest[0]!.text))) continue; // no new directory: -n, or a rotation
-    // a loop variable over words the checker sees (`for d in ~/.local/state; do cd "$d"`) leads where each of them does
-    const values = rest[0] && !decided(rest[0]) ? ((rest.length === 1 ? rest[0].loopValues : undefined) ?? [rest[0]]) : [rest[0]];
-    const from = dirs;
+    // a loop variable over words the checker sees (`for d in ~/.local/state; do cd "$d"`) leads where each of
+    // them does, each from where the ones before it led: without a subshell the next `cd` starts there (x151 #4)
+    const values = rest.length === 1 ? operandValues(rest[0]!) : [rest[0]];
+    const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
     for (const value of values) {
+      // in a loop's or a function's body a relative one runs again from where it led (`for i in 1 2; do cd ..; done`)
+      if (seg.repeats && value && relative(value, control.home, f)) {
+        unplaced.push({ raw: seg.raw, again: true });
+        continue;
+      }
       if (value && !decided(value)) {
-        unplaced.push({ raw: seg.raw, operand: value, from });
+        const here = { raw: seg.raw, operand: value, from: dirs };
+        unplaced.push(here, ...(relative(value, control.home, f) ? below(value) : []));
+        wandered.push(here);
         continue;
       }
       const to = value ? expand(value, control.home) : control.home;
@@ -178,10 +200,13 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
         unplaced.push({ raw: seg.raw });
         continue;
       }
-      const abs = f.absolute(to);
-      const reached = abs !== undefined ? [abs] : from.map((d) => f.join(d, to));
+      // from where a `cd` to a glob or a run-time word may have led, a relative one leads on below it (`cd s?c; cd ../../x`)
+      if (wandered.length && f.absolute(to) === undefined) {
+        if (physical) unplaced.push({ raw: seg.raw });
+        else unplaced.push(...below(value!));
+      }
+      const reached = leadFrom(to, dirs, f);
       // `cd -P dirlink/..` goes where the link really leads, then up: `~/.config` when dirlink is `~/.config/hey`
-      const physical = args.slice(0, k).some((o) => o.text.includes("P")) || setPhysical;
       const real = physical ? reached.map((d) => control.realDir?.(d)).filter((d): d is string => typeof d === "string") : [];
       const more = [...new Set([...dirs, ...reached, ...reached.map(f.normalize), ...real.map(f.normalize)])];
       if (more.length > MAX_DIRS) {
@@ -192,6 +217,32 @@ export function placesReached(segments: Segment[], control: ControlFiles, f: Fla
     }
   }
   return { dirs, unplaced };
+}
+
+/** The words a `cd` or `git -C` operand stands for: a double-quoted loop variable's list words (loop-variables.ts), else itself. */
+export const operandValues = (w: Word): Word[] => (decided(w) ? [w] : (w.loopValues ?? [w]));
+
+/** Where the operand `to` (`~` expanded) leads from each of `from`: itself when absolute. */
+export function leadFrom(to: string, from: string[], f: Flavour): string[] {
+  const abs = f.absolute(to);
+  return abs !== undefined ? [abs] : from.map((d) => f.join(d, to));
+}
+
+/** Whether the operand could be a relative path: a run-time word could be either. */
+export function relative(w: Word, home: string | undefined, f: Flavour): boolean {
+  const to = w.unknown || w.anyValue ? undefined : expand(w, home);
+  return to === undefined || f.absolute(to) === undefined;
+}
+
+/** `a` and then `b` below it, as one word (`pkg?` then `../x` is `pkg?/../x`), run-time or glob as either is. */
+export function joinWords(a: Word, b: Word): Word {
+  return {
+    text: `${a.text}/${b.text}`,
+    raw: `${a.raw}/${b.raw}`,
+    unknown: a.unknown || b.unknown,
+    glob: a.glob || b.glob,
+    ...((a.anyValue || b.anyValue) && { anyValue: true }),
+  };
 }
 
 /** The directories placesReached finds, or undefined when a `cd` leads somewhere only the run knows. */

@@ -4,6 +4,7 @@
 // paths the control-file guard keeps (control-arguments.ts), shell glob semantics per path
 // component: `?`, `*`, `[…]`, braces expanded, `**` not special, and a leading `.` matched only
 // by a `.` or a bracket that may hold one (unless the script turns on `dotglob`). Pure.
+import { fixed, type Segment } from "./shell-model.ts";
 
 /** git's hooks (githooks(5)): a file of one of these names in a hooks directory runs at the next git command. */
 const HOOKS =
@@ -92,3 +93,62 @@ export const lastComponent = (glob: string) =>
     .replace(/[\\/]+$/, "")
     .split(/[\\/]/)
     .pop() ?? "";
+
+/** Builtins that run code or set options from words: any word only the run knows (`shopt -s "$O"`, `eval "$x"`), or a script they read (`. ./env.sh`), could turn dotglob on. */
+const RUNNERS = new Set(["shopt", "eval", "source", "."]);
+/** Builtins that set the variables their words name (`declare "${x}IGNORE=1"`): a name only the run knows could be GLOBIGNORE. */
+const DECLARERS = new Set(["declare", "typeset", "export", "local", "readonly", "read", "mapfile", "readarray"]);
+const NAMED = /^[A-Za-z_][A-Za-z0-9_]*(\+?=|$)/; // a word whose variable name is written out (its value may be anything)
+
+/**
+ * Whether bash's dotglob could be on for the script's globs, so that `*` and `?` match a leading `.`:
+ * a word naming it or GLOBIGNORE (which turns it on) — read after quotes go, so `shopt -s dot''glob`
+ * counts (x151 #5) — a builtin that could set it from a word only the run knows or from a script
+ * (`shopt -s "$O"`, `. ./env.sh`), a command only the run knows given such a word, or code no rule can see.
+ */
+export function dotglobOn(segments: Segment[]): boolean {
+  return segments.some((s) => {
+    if (s.opaque !== undefined || [...s.assigns, ...s.words].some((w) => /dotglob|GLOBIGNORE/i.test(w.text))) return true;
+    const [first, ...args] = s.words;
+    if (!first) return false;
+    if (!fixed(first)) return args.some((w) => !fixed(w));
+    if (first.text === "source" || first.text === ".") return true;
+    if (RUNNERS.has(first.text)) return args.some((w) => !fixed(w));
+    // `printf -v NAME`: the word after `-v` is a name
+    const named = first.text === "printf" ? args.filter((_, k) => args[k - 1]?.text === "-v") : DECLARERS.has(first.text) ? args : [];
+    return named.some((w) => !fixed(w) && !NAMED.test(w.raw));
+  });
+}
+
+const MAX_MATCHES = 256; // paths a loop's glob may match before the checker stops following them
+
+/**
+ * The paths the absolute POSIX glob path `pattern` (normalized, braces expanded) matches now, as bash
+ * expands it: a name with no glob character as written, the others among `names` (a directory's
+ * entries, links followed, none when it is no directory; `.` and `..` too for a name written with a
+ * leading `.`); `unknown`: a listing did not answer in time, or too many matched.
+ */
+export function globMatches(
+  pattern: string,
+  names: (dir: string) => string[] | undefined | { unknown: string },
+  opts: { dotglob: boolean; fold: boolean },
+): string[] | { unknown: string } {
+  let paths = [""];
+  for (const part of pattern.split("/").filter(Boolean)) {
+    if (!/[*?[]/.test(part)) {
+      paths = paths.map((p) => `${p}/${part}`);
+      continue;
+    }
+    const name = componentRegex(part, opts.dotglob, opts.fold);
+    const next: string[] = [];
+    for (const p of paths) {
+      const listed = names(p || "/");
+      if (listed === undefined) continue;
+      if (!Array.isArray(listed)) return listed;
+      next.push(...(part.startsWith(".") ? [".", "..", ...listed] : listed).filter((n) => name.test(n)).map((n) => `${p}/${n}`));
+      if (next.length > MAX_MATCHES) return { unknown: `\`${part}\` matches more than ${MAX_MATCHES} names` };
+    }
+    paths = next;
+  }
+  return paths;
+}

@@ -48,17 +48,18 @@ function loopOnly(text: string, loops: Loop[]): Map<string, Loop[]> {
 }
 
 /**
- * Marks the words of `segments` that are only a loop variable (`"$d"`, `$d`, `${d}`) of loopOnly with
- * the words of its lists (`loopValues`): `for d in ~/.local/state; do cd "$d"` leads where each of
- * them does (control-cwd.ts), not anywhere.
+ * Marks the words of `segments` that are only a double-quoted loop variable (`"$d"`, `"${d}"`) of
+ * loopOnly with the words of its lists (`loopValues`): `for d in ~/.local/state; do cd "$d"` leads
+ * where each of them does (control-cwd.ts), not anywhere. Unquoted, bash splits the value and globs
+ * it again (`for d in '.h?y'; do cd $d` enters `.hey`, x151 #3): only the run knows it.
  */
 export function markLoopValues(text: string, loops: Loop[], segments: Segment[]): void {
   if (!loops.length) return;
   const lists = loopOnly(text, loops);
   for (const seg of segments)
     for (const w of seg.words) {
-      const name = /^("?)\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})\1$/.exec(w.raw);
-      const own = name && lists.get(name[2] ?? name[3]!);
+      const name = /^"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"$/.exec(w.raw);
+      const own = name && lists.get(name[1] ?? name[2]!);
       if (own) w.loopValues = own.flatMap((l) => l.list);
     }
 }

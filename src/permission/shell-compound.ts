@@ -54,10 +54,28 @@ export abstract class CompoundReader extends ConditionalReader {
   /** the `for` loops read, for loop-variables.ts */
   protected loops: Loop[] = [];
 
-  /** A `done` at `depth` among the open constructs ends, at `end`, the loop opened there, if a `for`. */
-  protected loopEnds(depth: number, end: number): void {
+  /** A `done` at `depth` among the open constructs ends, at `end`, the loop opened there, if a `for`; its commands from `from` in `out` may run again. */
+  protected loopEnds(depth: number, end: number, from: number): void {
     const loop = this.loops.findLast((l) => l.depth === depth && l.end === undefined);
     if (loop) loop.end = end;
+    this.repeating(from);
+  }
+
+  /** A subshell `( … )`: its commands, read as any list, and where they are in `out`. */
+  protected subshell(): void {
+    const from = this.out.length;
+    this.sub(")");
+    this.subshells.push([from, this.out.length]);
+  }
+
+  /**
+   * The commands from `from` in `out` are a loop's or a function's body, which may run again: each
+   * one not in a subshell of its own inside it is marked, since a `cd` there starts the next pass
+   * where the last one left (`for i in 1 2; do cd ..; done` climbs twice, x151 #4).
+   */
+  private repeating(from: number): void {
+    const own = this.subshells.filter(([start]) => start >= from);
+    for (let k = from; k < this.out.length; k++) if (!own.some(([start, end]) => k >= start && k < end)) this.out[k]!.repeats = true;
   }
 
   /**
@@ -163,6 +181,7 @@ export abstract class CompoundReader extends ConditionalReader {
     this.linebreaks();
     if (!this.at()) syntaxError("a function without a body");
     this.command(nested); // redirections after the body are the body's: a segment of their own, checked here
+    this.repeating(from);
     return [from, this.out.length];
   }
 }

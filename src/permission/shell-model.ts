@@ -28,7 +28,7 @@ export interface Word {
   numeric?: boolean;
   /** `"$NAME"` of a loop variable that only ever holds words not beginning with `-` (loop-variables.ts) */
   dashless?: boolean;
-  /** `"$NAME"` (or `$NAME`) of a `for` loop variable set only by its loops: the words of their lists (loop-variables.ts) */
+  /** `"$NAME"` of a `for` loop variable set only by its loops: the words of their lists (loop-variables.ts) */
   loopValues?: Word[];
   /** an unquoted `$(…)` that surely prints nothing: it expands to no word */
   empty?: boolean;
@@ -71,6 +71,8 @@ export interface Segment {
   given?: Redirect[];
   /** PowerShell: the command under another name of its cmdlet (`iwr` as `curl`): its words are the cmdlet's parameters, not a program's options */
   cmdlet?: boolean;
+  /** in a loop's or a function's body, not in a subshell of its own there: it may run again, a `cd` from where the last pass left */
+  repeats?: true;
   /** run by a program in another directory or root (`env -C`, `sudo -D`, `find -execdir`, `chroot`): its relative and absolute paths are not the script's */
   elsewhere?: boolean;
 }

@@ -120,7 +120,7 @@ class Reader extends CompoundReader {
     else if (kw === "else") after("then"), (this.open[this.open.length - 1] = "else");
     else if (kw === "do") after("while", "for"), (this.open[this.open.length - 1] = "do");
     else if (kw === "fi" || kw === "done") {
-      kw === "fi" ? after("then", "else") : (after("do"), this.loopEnds(this.open.length, this.i));
+      kw === "fi" ? after("then", "else") : (after("do"), this.loopEnds(this.open.length, this.i, this.starts[this.open.length - 1]!));
       this.open.pop();
       return this.starts[this.open.length];
     }
@@ -293,7 +293,7 @@ class Reader extends CompoundReader {
           this.arithmeticBody(this.i); // `((…))`: arithmetic, no program
         else {
           this.i++; // dash reads `((` as two subshells
-          this.sub(")");
+          this.subshell();
         }
         compound = true;
       } else if (kw) {

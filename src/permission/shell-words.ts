@@ -93,6 +93,8 @@ export abstract class WordReader {
   protected i = 0;
   /** open `$(…)` and `<(…)`: bash 3.2 (macOS) finds their end by scanning, comments and all */
   protected substitutions = 0;
+  /** where in `out` each subshell's and substitution's commands are: a `cd` there moves no command after it */
+  protected subshells: [number, number][] = [];
   /** the last unquoted `$(…)` read, and whether it surely prints nothing */
   private silent?: { start: number; end: number; silent: boolean };
 
@@ -190,7 +192,9 @@ export abstract class WordReader {
 
   private substitution(fed = false): void {
     this.substitutions++;
+    const from = this.out.length;
     this.sub(")", fed);
+    this.subshells.push([from, this.out.length]);
     this.substitutions--;
   }
 

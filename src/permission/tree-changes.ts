@@ -8,6 +8,7 @@ import { decided } from "./control-files.ts";
 import { GIT_COMMANDS, readGit } from "./git.ts";
 import { optionTable } from "./deny-options.ts";
 import { program } from "./match.ts";
+import { couldBegin } from "./programs.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /**
@@ -101,7 +102,7 @@ export function treeChange(seg: Segment): TreeChange | undefined {
   // the old style's first word is a cluster of letters in any case (`xf`, `Jxf`, `xJf`)
   if (name === "tar" || name === "bsdtar")
     return texts.some((t) => TAR_EXTRACT.test(t) || /^-[a-zA-Z]*x/.test(t)) || /^[a-zA-Z]*x/.test(texts[0] ?? "") ? "writes" : undefined;
-  if (name === "unzip") return unzipReads(texts) ? undefined : "writes";
+  if (name === "unzip") return unzipReads(seg.words.slice(1)) ? undefined : "writes";
   if (name === "cpio") return texts.some((t) => CPIO_EXTRACT.test(t) || /^-[a-zA-Z]*i/.test(t)) ? "writes" : undefined;
   // every 7-Zip program; its commands in any case (`7z X`), the first word that is no switch
   if (/^7z[arz]?$/.test(name)) return ["x", "e", "*"].includes(texts.find((t) => !t.startsWith("-"))?.toLowerCase() ?? "") ? "writes" : undefined;
@@ -133,20 +134,28 @@ function otherExtractor(name: string, texts: string[]): TreeChange | undefined {
  * Whether unzip only lists, tests or pipes (`-l`, `-v`, `-t`, `-z`, `-Z`, `-p`, `-c`): read from the
  * options before the archive alone, the values of `-d` and `-P` skipped; after the archive come the
  * names to extract, `-x` exclusions and `-d` (`unzip -o e.zip -d ~/.config -x -l` extracts, x144 #4).
+ * A `-` inside a cluster is UnZip's "not" for the letters after it, even in the next cluster (`--l`,
+ * `-o-l`, `-o- -l` extract, x151 #1): no such cluster is read as listing.
  */
-function unzipReads(texts: string[]): boolean {
-  for (let k = 0; k < texts.length; k++) {
-    const t = texts[k]!;
-    if (!t.startsWith("-") || t === "-") return false; // the archive, or a word only the run knows
+function unzipReads(words: Word[]): boolean {
+  let reads = false;
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    // the archive; a word only the run knows is one only when it cannot begin with `-` (`"$f"` of `for f in *.zip`)
+    if (!decided(w)) return reads && !couldBegin(w, ["-"]);
+    const t = w.text;
+    if (!t.startsWith("-")) return reads;
+    if (t === "-") return false;
     for (let j = 1; j < t.length; j++) {
-      if ("lvtzZpc".includes(t[j]!)) return true;
+      if (t[j] === "-") return false;
+      if ("lvtzZpc".includes(t[j]!)) reads = true;
       if ("dP".includes(t[j]!)) {
         if (j + 1 === t.length) k++;
         break;
       }
     }
   }
-  return false;
+  return reads;
 }
 
 // GNU patch's options that take a value (`-B --dry-run` is the backup prefix `--dry-run`), short and long
@@ -205,6 +214,11 @@ export function gitArguments(words: Word[], at: number, path: string[]): { given
     { long: "pathspec-from-file", value: true },
     { long: "pathspec-file-nul", value: false },
   ];
+  // git takes a long option by any prefix only it begins (`--dry` is `--dry-run`)
+  const longNamed = (written: string) => {
+    const found = longs.filter((s) => s.long.startsWith(written));
+    return longs.find((s) => s.long === written) ?? (found.length === 1 ? found[0] : undefined);
+  };
   const given = new Set<string>();
   const operands: Word[] = [];
   let unsure = false;
@@ -221,13 +235,14 @@ export function gitArguments(words: Word[], at: number, path: string[]): { given
     } else if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       const written = t.slice(2, eq < 0 ? undefined : eq);
-      // git takes a long option by any prefix only it begins (`--dry` is `--dry-run`)
-      const found = longs.filter((s) => s.long.startsWith(written));
-      const long = longs.find((s) => s.long === written) ?? (found.length === 1 ? found[0] : undefined);
-      given.add(long?.long ?? written);
+      const long = longNamed(written);
+      // `--no-X` undoes an earlier `-X` or `--X`, by any prefix too (`-n --no-dry` deletes): the last word wins (x151 #2)
+      const negated = long || !written.startsWith("no-") ? undefined : longNamed(written.slice(3));
+      if (negated) given.delete(negated.long);
+      else given.add(long?.long ?? written);
       if (eq < 0 && long?.value) k++;
-      // an option the checker does not know may take the next word as its value (`--exclude --cached`)
-      else if (eq < 0 && !long && k + 1 < words.length) unsure = true;
+      // an option the checker does not know may take the next word as its value (`--exclude --cached`), or undo one it does
+      else if (!long && !negated) unsure = true;
     } else if (t.length > 1 && t.startsWith("-")) {
       for (let j = 1; j < t.length; j++) {
         const short = table?.short.get(t[j]!);
@@ -251,8 +266,11 @@ function gitChange(words: Word[]): TreeChange | undefined {
   if (!decided(sub)) return "deletes";
   const has = (given: Set<string>, ...names: string[]) => names.some((n) => given.has(n));
   switch (sub.text) {
-    case "clean":
-      return gitArguments(words, read.sub + 1, ["clean"]).given.has("dry-run") ? undefined : "deletes";
+    case "clean": {
+      // a word only the run knows could be `--no-dry-run` (`git clean -fdxn "$1"`)
+      const args = gitArguments(words, read.sub + 1, ["clean"]);
+      return args.given.has("dry-run") && !args.unsure ? undefined : "deletes";
+    }
     case "stash": {
       // the action is the word right after `stash` (`git stash -u -m list` pushes, with the message `list`)
       const next = words[read.sub + 1];
