@@ -45,7 +45,11 @@ function startModel(words: (input: number, output: number) => string) {
       const usage = chatChunk({ usage: { prompt_tokens: input, completion_tokens: 10, total_tokens: input + 10 } });
       const chunks = answered
         ? [chatChunk({ content: "The notes say hello." }), chatChunk({ finish: "stop" }), usage]
-        : [chatChunk({ toolCall: { index: 0, id: "call_1", name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) } }), chatChunk({ finish: "tool_calls" }), usage];
+        : [
+            chatChunk({ toolCall: { index: 0, id: "call_1", name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) } }),
+            chatChunk({ finish: "tool_calls" }),
+            usage,
+          ];
       return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
     },
   });
