@@ -20,7 +20,8 @@ import {
 import { replayCache } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
-import { fixedHash, fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
+import { newOutputCaps, unchangedRequest } from "./context/output-cap.ts";
+import { CONTEXT_ERROR, fixedHash, fixedText, keepsWindow, latestOverWindow, learnWindow, servedWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
@@ -77,9 +78,6 @@ export interface Agent {
   switchModel(provider: Provider, settings: AgentSettings): void;
   setEffort(effort: Effort | undefined): void;
 }
-
-/** Where a window a context-length error taught came from, as `/usage` says it. */
-const CONTEXT_ERROR = "a context-length error";
 
 export function createAgent(parts: AgentParts): Agent {
   const messages: Message[] = [...(parts.history ?? [])];
@@ -154,6 +152,7 @@ export function createAgent(parts: AgentParts): Agent {
 
   /** the tools of the request being made, with the MCP server of each (an oversized request names them) */
   let offered: readonly Tool[] = [];
+  const outputCaps = newOutputCaps(); // an endpoint that counts each answer's output limit into the window, once a refusal said so
   /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
   let servedBy: Provider | undefined;
   /**
@@ -164,21 +163,15 @@ export function createAgent(parts: AgentParts): Agent {
     if (servedBy === provider || !provider.serverWindow) return;
     const stated = await provider.serverWindow();
     if (stated === undefined) return;
-    // nor does a list's word raise the window the session it continues kept: a context-length error taught it, most likely,
-    // and the list said more then too (a request past it would fail again at every `hey -c`)
-    const taught = compaction.windowFrom === CONTEXT_ERROR || stated.listed ? compaction.window : undefined;
-    const window = taught !== undefined && taught < stated.tokens ? taught : stated.tokens;
-    if (window === stated.tokens) compaction.windowFrom = stated.from;
-    compaction.window = window;
+    const window = (compaction.window = servedWindow(compaction, stated));
     servedBy = provider;
     parts.output.emit({ type: "model", ...settings.model, window, ...(effort === undefined ? {} : { effort }) }); // kept with the session: `hey -c` starts within it
     parts.output.emit({ type: "debug", message: `the model's window: ${window} tokens, from ${compaction.windowFrom}` });
   };
 
   /**
-   * The provider of the loop's requests: a request the model answers with a context-length error
-   * is built again, deterministically, to the window that error taught (kept for the session), and
-   * sent once more; a second such answer ends the turn like any other error. An answer without
+   * The provider of the loop's requests: a request refused as too long is sent once more, its answer
+   * bounded (context/output-cap.ts) or built again to the window the refusal taught. An answer without
    * usage, or one cut after it began, is counted with an estimate (context/request-cost.ts): the
    * request as the context estimate counted it when it was built, where the provider did not say.
    */
@@ -189,10 +182,12 @@ export function createAgent(parts: AgentParts): Agent {
       const window = Math.min(compaction.window ?? Number.POSITIVE_INFINITY, settings.context.window ?? Number.POSITIVE_INFINITY);
       const doomed = latestOverWindow(sendable(), fixedText(request), compaction.tokensPerChar, window);
       if (doomed) throw new ProviderError("context_length", doomed);
+      let [sent, serverInput] = [request, undefined as number | undefined]; // as sent; the server's count of it, when only its answer's limit changes
       for (let attempt = 1; ; attempt++) {
         try {
           const estimate = { input: compaction.last?.estimate ?? 0, tokensPerChar: compaction.tokensPerChar };
-          for await (const event of costedStream(provider.stream(request, signal), estimate)) {
+          sent = outputCaps.bound(request, provider, serverInput ?? estimate.input);
+          for await (const event of costedStream(provider.stream(sent, signal), estimate)) {
             // cut notices: seen now; a refused request is no base for a summary request (it would send the refused words again)
             if (event.type === "done")
               (requestInput = event.requestInput),
@@ -208,6 +203,13 @@ export function createAgent(parts: AgentParts): Agent {
           const before = compaction.last?.estimate ?? 0;
           const known = compaction.window ?? settings.context.window;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
+          // the prompt fits and only the answer's limit overflowed: the same request, its answer bounded, not a cut history
+          const fits = outputCaps.learn(e.overflow, request, provider, attempt === 1);
+          if (fits) {
+            [compaction.window, compaction.windowFrom, serverInput] = [Math.min(known ?? fits.window, fits.window), CONTEXT_ERROR, fits.prompt];
+            parts.output.emit({ type: "notice", message: fits.notice });
+            continue;
+          }
           const learned = learnWindow(e.overflow ?? {}, before, known);
           const fixed = Math.ceil(fixedText(request).length * compaction.tokensPerChar);
           if (keepsWindow(learned, fixed)) (compaction.window = learned), (compaction.windowFrom = CONTEXT_ERROR);
@@ -227,6 +229,9 @@ export function createAgent(parts: AgentParts): Agent {
             messages: adaptHistory(prepared.messages, provider),
             ...(withNote(prepared.note) ? { note: withNote(prepared.note) } : {}),
           };
+          serverInput = undefined; // the same bytes would be refused the same way: not sent again
+          if (JSON.stringify(outputCaps.bound(request, provider, compaction.last?.estimate ?? 0)) === JSON.stringify(sent))
+            throw new ProviderError("context_length", unchangedRequest(e.message), { cause: e });
           parts.output.emit({
             type: "compaction",
             kind: "window",

@@ -122,7 +122,7 @@ export const SECTIONS = {
     respect_retry_after: {
       kind: "boolean",
       default: true,
-      doc: 'wait what `Retry-After` (or `retry-after-ms`, or the error\'s own words: "Please wait 46 seconds") says',
+      doc: 'wait what `Retry-After` (or `retry-after-ms`, `X-RateLimit-Reset`, or the error\'s own words: "Please wait 46 seconds") says',
     },
     idle_timeout_ms: {
       kind: "positive",

@@ -2,7 +2,7 @@
 // context-length error. The budget a request is built to never exceeds WINDOW_SHARE of it, and no
 // request may exceed HARD_SHARE of it at all (the newest results are cut to fit). Pure.
 import type { Message } from "../kernel/ir.ts";
-import type { ContextOverflow, ModelRequest } from "../kernel/provider.ts";
+import type { ContextOverflow, ModelRequest, StatedWindow } from "../kernel/provider.ts";
 import { estimateTokens } from "./passes.ts";
 import { toolsText } from "./tools-text.ts";
 
@@ -59,6 +59,23 @@ export function learnWindow(overflow: ContextOverflow, sent: number, known: numb
   const stated = window === undefined ? undefined : completion !== undefined && completion < window / 2 ? window - completion : window;
   const guess = stated ?? Math.max(1, Math.floor(UNSTATED_SHRINK * (known === undefined ? sent : Math.min(sent, known))));
   return known === undefined ? guess : Math.min(known, guess);
+}
+
+/** Where a window a context-length error taught came from, as `/usage` says it. */
+export const CONTEXT_ERROR = "a context-length error";
+
+/**
+ * The window hey goes on with when the endpoint states `stated` (a local model server, the model
+ * list), setting `state.windowFrom` when it is the stated one: a server's replaces one resumed
+ * before; neither raises one a context-length error taught. Nor does a list's word raise the window
+ * the session it continues kept: a context-length error taught it, most likely, and the list said
+ * more then too (a request past it would fail again at every `hey -c`).
+ */
+export function servedWindow(state: { window?: number | undefined; windowFrom?: string | undefined }, stated: StatedWindow): number {
+  const taught = state.windowFrom === CONTEXT_ERROR || stated.listed ? state.window : undefined;
+  if (taught !== undefined && taught < stated.tokens) return taught;
+  state.windowFrom = stated.from;
+  return stated.tokens;
 }
 
 /**

@@ -12,6 +12,14 @@ const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries
 const STATED: [RegExp, (m: RegExpExecArray) => ContextOverflow][] = [
   // vLLM ≥ 0.9: "This model's maximum context length is 8192 tokens and your request has 5000 input tokens"
   [/maximum context length is (\d+) tokens? and your request has (\d+) input tokens?/i, (m) => ({ window: n(m[1])!, prompt: n(m[2]) })],
+  // OpenRouter (its own count; the output share is the model's whole output limit when no max_tokens was sent,
+  // Aider-AI/aider#3721, OpenHands/OpenHands#9937): "This endpoint's maximum context length is 131072 tokens.
+  // However, you requested about 141607 tokens (10535 of text input, 131072 in the output)." — with "N of image
+  // input" / "N of tool input" beside the text's when the request has them
+  [
+    /maximum context length is (\d+) tokens?\.?[^(]*?\(((?:\d+ of [a-z ]*?input, )+)(\d+) in the output\)/i,
+    (m) => ({ window: n(m[1])!, prompt: [...m[2]!.matchAll(/(\d+) of/g)].reduce((sum, k) => sum + Number(k[1]), 0), completion: n(m[3]) }),
+  ],
   // OpenAI, DeepSeek, vLLM, OpenRouter, Groq: "This model's maximum context length is 16385 tokens. However,
   // your messages resulted in 17000 tokens (16500 in the messages, 500 in the functions)." / "you requested
   // 33000 tokens (29000 in the messages, 4000 in the completion)."

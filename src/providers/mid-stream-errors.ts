@@ -101,20 +101,39 @@ export function statusIn(body: ErrorFields): number | undefined {
 /**
  * The wait a gateway names inside the error body when its HTTP headers name none, or when there
  * are no headers (an error chunk in a 200 stream): OpenRouter's `metadata.retry_after_seconds`,
- * else the upstream's `Retry-After` it copies into `metadata.headers`.
+ * else the upstream's `Retry-After` it copies into `metadata.headers`, else the time its limit
+ * resets (`X-RateLimit-Reset` there: the only word of OpenRouter's free-models-per-min 429 on when
+ * to try again).
  */
 export function gatewayRetryAfter(body: ErrorFields, now: number | undefined): number | undefined {
   const meta = asObject(body.metadata);
   const seconds = meta?.retry_after_seconds;
   if (typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
-  const headers = asObject(meta?.headers);
+  const get = metadataHeaders(body);
+  return get && (parseRetryAfter(get, now ?? Date.now()) ?? resetWait(get, now));
+}
+
+/** A reader of the upstream headers a gateway copies into the error body's `metadata.headers`, any case; undefined when there are none. */
+function metadataHeaders(body: ErrorFields): ((name: string) => string | undefined) | undefined {
+  const headers = asObject(asObject(body.metadata)?.headers);
   if (!headers) return undefined;
-  const get = (name: string) => {
+  return (name: string) => {
     const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
     const v = key === undefined ? undefined : headers[key];
     return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
   };
-  return parseRetryAfter(get, now ?? Date.now());
+}
+
+/**
+ * The milliseconds until a rate limit resets, from `X-RateLimit-Reset` (`get` reads a header by
+ * its lower-case name): epoch milliseconds as OpenRouter sends it, or epoch seconds as some
+ * gateways do. Undefined when it names no time to come (a delta of seconds reads as a past time).
+ */
+export function resetWait(get: (name: string) => string | null | undefined, now: number | undefined): number | undefined {
+  const stamp = Number(get("x-ratelimit-reset") ?? Number.NaN);
+  const at = stamp < 1e11 ? stamp * 1000 : stamp;
+  const wait = at - (now ?? Date.now());
+  return Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : undefined;
 }
 
 function wordsOf(body: ErrorFields, said: string): string {
@@ -141,10 +160,7 @@ export function isQuota(body: ErrorFields, said: string): boolean {
  * "" when the body names no future reset.
  */
 export function resetOf(body: ErrorFields, now: number | undefined): string {
-  const headers = asObject(asObject(body.metadata)?.headers);
-  const key = headers && Object.keys(headers).find((k) => k.toLowerCase() === "x-ratelimit-reset");
-  const stamp = key === undefined ? Number.NaN : Number(headers![key]);
-  const at = stamp < 1e11 ? stamp * 1000 : stamp; // epoch seconds, as some gateways send it
-  const wait = at - (now ?? Date.now());
-  return Number.isFinite(wait) && wait > 0 ? ` — the limit resets in ${formatWait(wait)}` : "";
+  const get = metadataHeaders(body);
+  const wait = get && resetWait(get, now);
+  return wait === undefined ? "" : ` — the limit resets in ${formatWait(wait)}`;
 }

@@ -3,10 +3,10 @@
 // Pure; the SDK's error classes are duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
 import { affordableTokens } from "./afford.ts";
-import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
+import { asObject, classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
-import { gatewayRetryAfter, isQuota, midStreamFailure, resetOf, statusIn, type ErrorFields } from "./mid-stream-errors.ts";
+import { gatewayRetryAfter, isQuota, midStreamFailure, resetOf, resetWait, statusIn, type ErrorFields } from "./mid-stream-errors.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -50,14 +50,15 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     status = statusIn(body) as number;
   }
 
-  const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
+  // a limit's reset time last: OpenRouter's per-minute 429 names no other wait (mid-stream-errors.ts gatewayRetryAfter)
+  const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now) ?? resetWait(headerReader(err.headers), ctx.now);
   // the gateway's own words decide: an upstream's 429 may say "check quota" of a per-minute limit
   // but OpenRouter's "fewer max_tokens … can only afford N": a lower max_tokens is answered (ui/setup-help.ts names it)
   const quota = (status === 402 && affordableTokens(own) === undefined) || (status === 429 && isQuota(body, own));
   return classifyFailure(
     {
       status,
-      said: quota ? `${said}${resetOf(body, ctx.now)}` : said,
+      said: quota || status === 429 ? `${said}${resetOf(body, ctx.now)}` : said, // a retry's line says when the limit resets too
       quota,
       body,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -33,11 +33,13 @@ test("Anthropic: output_config.effort xhigh refused → high, said once (before:
   expect(run.stderr.split("\n").filter((l) => l.includes(NOTICE))).toEqual([`hey: ${NOTICE}`]);
 });
 
-test("a context-length refusal after the effort was adapted still gets the request cut to the window and sent again", async () => {
+test("a context-length refusal after the effort was adapted still gets the request sent again, with the adapted effort", async () => {
   const before = server.requests.length;
+  // the answer's limit is what overflows (a request hey cannot cut is no longer sent again unchanged): its max_tokens is lowered
+  const overflow = "input length and `max_tokens` exceed context limit: 1500 + 32000 > 32768, decrease input length or `max_tokens` and try again";
   server.enqueue(
     jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: ANTHROPIC_REFUSAL } }),
-    jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } }),
+    jsonReply(400, { type: "error", error: { type: "invalid_request_error", message: overflow } }),
     textReply("anthropic", "It says hello."),
   );
   const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "m", "--effort", "xhigh", "-p", "what does a.txt say"], {
@@ -45,6 +47,7 @@ test("a context-length refusal after the effort was adapted still gets the reque
   });
   expect(run).toMatchObject({ code: 0, stdout: "It says hello.\n" });
   expect(server.requests.slice(before).map((r) => (r.body as { output_config?: { effort: string } }).output_config?.effort)).toEqual(["xhigh", "high", "high"]);
+  expect(server.requests.slice(before).map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual([32000, 32000, 32768 - 1500 - 656]);
 });
 
 test('chat completions: a gateway\'s `"xhigh" is not supported …; supported values: [low medium high]` → high, a notice event in JSON (before: no effort sent at all)', async () => {

@@ -44,7 +44,17 @@ describe("contextOverflow: what each server says", () => {
     [
       "OpenRouter",
       "This endpoint's maximum context length is 163840 tokens. However, you requested about 171024 tokens (162832 of text input, 8192 in the output). Please reduce the length of either one.",
-      { window: 163840, prompt: 171024 },
+      { window: 163840, prompt: 162832, completion: 8192 },
+    ],
+    [
+      "OpenRouter, no max_tokens sent (the model's whole output limit reserved: Aider-AI/aider#3721)",
+      'This endpoint\'s maximum context length is 131072 tokens. However, you requested about 141607 tokens (10535 of text input, 131072 in the output). Please reduce the length of either one, or use the "middle-out" transform to compress your prompt automatically.',
+      { window: 131072, prompt: 10535, completion: 131072 },
+    ],
+    [
+      "OpenRouter, with images",
+      "This endpoint's maximum context length is 65536 tokens. However, you requested about 70000 tokens (20000 of text input, 1808 of image input, 48192 in the output). Please reduce the length of either one.",
+      { window: 65536, prompt: 21808, completion: 48192 },
     ],
     ["Anthropic", "prompt is too long: 208310 tokens > 200000 maximum", { window: 200000, prompt: 208310 }],
     [

@@ -1,6 +1,7 @@
 // toProviderError as a table: what each failure shape of the openai SDK is classified as.
 import { describe, expect, test } from "bun:test";
 import type { ProviderErrorKind } from "../../src/kernel/provider.ts";
+import { retryDecision } from "../../src/kernel/retry.ts";
 import { toProviderError } from "../../src/providers/openai-errors.ts";
 
 const NOW = Date.parse("Wed, 02 Dec 2026 12:00:00 GMT");
@@ -141,6 +142,26 @@ describe("OpenRouter", () => {
       metadata: { raw: "Resource has been exhausted (e.g. check quota).", provider_name: "Google AI Studio" },
     };
     expect(toProviderError(apiError(429, body), ctx).kind).toBe("rate_limit");
+  });
+
+  test("the per-minute cap on free models is waited until it resets, as its X-RateLimit-Reset says, and the line says when", () => {
+    const perMinute = (resetMs: number) => ({
+      message: "Rate limit exceeded: free-models-per-min. ",
+      code: 429,
+      metadata: { headers: { "X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(NOW + resetMs) } },
+    });
+    const err = toProviderError(apiError(429, perMinute(45_000)), ctx);
+    expect(err).toMatchObject({ kind: "rate_limit", retryAfterMs: 45_000 });
+    expect(err.message).toBe("rate limited (429): Rate limit exceeded: free-models-per-min. — the limit resets in 45 s");
+    const policy = { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60_000, jitter: true, respectRetryAfter: true };
+    const wait = retryDecision(err, 1, policy, () => 0.5);
+    expect(wait.retry && wait.delayMs).toBeGreaterThanOrEqual(45_000);
+    // a reset later than hey waits: said at once, not after five requests that cannot succeed
+    const late = retryDecision(toProviderError(apiError(429, perMinute(150_000)), ctx), 1, policy);
+    expect(late).toEqual({ retry: false, why: "the server allows the next try in 3 min, longer than hey waits ([retry] max_delay_ms = 60000)" });
+    // the same header on the response itself (epoch seconds too); a reset in the past names no wait
+    expect(toProviderError(apiError(429, { message: "slow down" }, { "x-ratelimit-reset": String((NOW + 30_000) / 1000) }), ctx).retryAfterMs).toBe(30_000);
+    expect(toProviderError(apiError(429, perMinute(-5000)), ctx).retryAfterMs).toBeUndefined();
   });
 
   test("the daily cap on free models is a spent quota, not retried, and says when it resets", () => {
