@@ -27,7 +27,7 @@ import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
-import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
+import { usageCounts, usageOf, type HandOffLimit, type Output } from "./kernel/output.ts";
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import { sleep } from "./kernel/sleep.ts";
@@ -108,14 +108,7 @@ export function createAgent(parts: AgentParts): Agent {
   const counted: Output = {
     emit(event) {
       if (event.type === "usage") {
-        const u = {
-          input: event.input_tokens,
-          output: event.output_tokens,
-          cacheRead: event.cache_read_tokens,
-          cacheWrite: event.cache_write_tokens,
-          reasoning: event.reasoning_tokens,
-          ...(event.estimated ? { estimated: true as const } : {}),
-        };
+        const u = usageOf(event);
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
