@@ -6,6 +6,7 @@
 // listing keeps to a share of the context window and drops the descriptions past it. Pure.
 import { posix } from "node:path";
 import type { Message } from "../kernel/ir.ts";
+import type { GuideTrust } from "./trust-note.ts";
 
 /** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
 export interface ListedSkill {
@@ -200,4 +201,6 @@ export interface ShownSkills {
   list: SkillListing;
   /** oldest first; the skills they describe (notedSkills) have their descriptions whatever the list says */
   notes: readonly string[];
+  /** whether the project's .hey/, which the guide names, loads (trust-note.ts); undefined: the guide names no project's (`--no-skills`, the home directory) */
+  trust?: GuideTrust;
 }

@@ -109,17 +109,17 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
   // never finds ~/.hey from below home: saved there, it would load only in ~ itself), and there is nothing to /trust
   const atHome = opts.root === opts.home;
-  const guideOf = (trusted: boolean): GuideFacts => ({
-    skillsDir: trusted && !atHome ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
-    ...(trusted && !atHome ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
+  // the same whatever the trust (system.ts GuideFacts); whether the project's .hey/ loads is a note's (trust-note.ts)
+  const guideOf = (): GuideFacts => ({
+    skillsDir: atHome ? mine(join(configDir, "skills")) : shown(join(opts.root, ".hey", "skills")),
+    ...(atHome ? {} : { projectConfig: shown(join(opts.root, ".hey", "config.toml")) }),
     userConfig: mine(join(configDir, "config.toml")),
     writable: opts.writable(),
-    ...(atHome ? { noProject: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? load(startTrusted) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");
-  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
+  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the model is told to write them (the guide, or trust-note.ts when the project is not trusted)
   const startNote = skillStartNote(first.problems, own, opts.written ?? []);
   const listed = (list: readonly Skill[]) => promptSkills(list, { cwd, home: opts.home, redact: opts.redact });
   let skills: readonly Skill[] = first.skills;
@@ -128,7 +128,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let sizeSaid = skillsListCut(listed(first.skills));
   if (sizeSaid) warn(sizeSaid, true);
   let skillWarnings = new Set(first.problems.map(problemKey));
-  let guide = guideOf(startTrusted);
+  let guide = guideOf();
+  /** whether the project's skills and config load, as of start-up or the last /reload: what the trust note tells the model */
+  let loads = startTrusted;
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
     const files = read.files.filter((f) => !held(f.path)).map((f) => ({ ...f, text: opts.redact(f.text) }));
@@ -194,7 +196,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
       const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
-      const nextGuide = guideOf(trusted);
+      const nextGuide = guideOf();
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
       return {
@@ -211,6 +213,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
           skillWarnings = new Set(problems);
           sizeSaid = size;
           if (JSON.stringify(nextGuide) !== JSON.stringify(guide)) guide = nextGuide;
+          loads = trusted;
         },
       };
     },
@@ -250,7 +253,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,
     leftOut: agents.dirsLeftOut ?? [],
   });
-  const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text) });
+  const trust = () =>
+    opts.skills && !atHome ? { trust: { loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } } : {};
+  const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text), ...trust() });
   return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
 }
 

@@ -41,18 +41,22 @@ export interface PromptFacts {
   mcp?: string;
 }
 
-/** What the guide needs to know: paths as the model should write them (relative to the working directory, or with `~`). */
+/**
+ * What the guide needs to know: paths as the model should write them (relative to the working
+ * directory, or with `~`). Nothing in it follows the project's trust, which an interactive run and a
+ * `-p` run answer apart for a project with nothing to guard: the same session moved between them
+ * keeps its system prompt, and the provider's cached prefix (x154). When the project's .hey/ does not
+ * load, a note before the user's words says so (trust-note.ts).
+ */
 export interface GuideFacts {
-  /** where a new skill goes: the project's `.hey/skills` when it is trusted, else the user's skills folder */
+  /** where a new skill goes: the project's `.hey/skills`, or the user's skills folder in the home directory */
   skillsDir: string;
-  /** the project's `.hey/config.toml`; undefined when the project is not trusted (nothing of its .hey/ loads) */
+  /** the project's `.hey/config.toml`; undefined: hey runs in the home directory, which is no project (only the user's folders are named) */
   projectConfig?: string;
   /** the user's config.toml */
   userConfig: string;
   /** whether the agent may write the config files (no permission list is set) */
   writable: boolean;
-  /** hey runs in the home directory, which is no project: only the user's folders are named, and nothing is to be trusted */
-  noProject?: true;
 }
 
 export const DEFAULT_GUIDE: GuideFacts = {
@@ -64,16 +68,14 @@ export const DEFAULT_GUIDE: GuideFacts = {
 
 /**
  * How the agent grows itself (SPEC §12, issue 26): a skill, and an MCP server's table, where each
- * goes, and that both load at the user's /reload. In an untrusted project it names the user's
- * folders and how the user trusts the project. Short: it is paid on every request.
+ * goes, and that both load at the user's /reload. Short: it is paid on every request.
  */
 export function skillGuide(g: GuideFacts): string {
   const skill = `Keep a procedure as a skill: ${g.skillsDir}/<name>/SKILL.md: \`---\`, \`name: <name>\` (lowercase, hyphens), \`description: <what, when to use>\`, \`---\`, steps.`;
   const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig}` : g.userConfig;
   const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
   const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
-  const untrusted = g.projectConfig || g.noProject ? "" : " This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
-  return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).${untrusted}`;
+  return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).`;
 }
 
 export function buildSystemPrompt(f: PromptFacts): string {

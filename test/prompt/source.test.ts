@@ -164,22 +164,44 @@ test("so is a project's AGENTS.md that became a link out of the project, or a CL
   }
 });
 
-test("started in the home directory, which is no project: the guide names the user's folders, trusted or not, and asks for no /trust", () => {
+test("started in the home directory, which is no project: the guide names the user's folders, trusted or not, and no trust note is due", () => {
   const configDir = join(dir.path, ".config", "hey");
   for (const trusted of [true, false]) {
-    const at = (root: string) => createPromptSource({ ...options(configDir, []), cwd: root, root, skills: { trusted: () => trusted } }).system();
+    const at = (root: string) => createPromptSource({ ...options(configDir, []), cwd: root, root, skills: { trusted: () => trusted } });
     const home = at(dir.path);
-    expect(home).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
-    expect(home).toContain("add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to ~/.config/hey/config.toml.");
-    expect(home).not.toContain(".hey/");
-    expect(home).not.toContain("/trust");
-    // a project below home is one: trusted, its own folders; untrusted, how to trust it
+    expect(home.system()).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+    expect(home.system()).toContain("add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to ~/.config/hey/config.toml.");
+    expect(home.system()).not.toContain(".hey/");
+    expect(home.system()).not.toContain("/trust");
+    expect(home.shown().trust).toBeUndefined();
+    // a project below home is one: its own folders, whatever the trust; whether they load is the note's (trust-note.ts)
     const project = join(dir.path, "work");
     mkdirSync(project);
     const there = at(project);
-    expect(there).toContain(trusted ? "Keep a procedure as a skill: .hey/skills/<name>/SKILL.md" : "ask the user to /trust it");
+    expect(there.system()).toContain("Keep a procedure as a skill: .hey/skills/<name>/SKILL.md");
+    expect(there.system()).not.toContain("trust");
+    expect(there.shown().trust).toEqual({ loads: trusted, userSkills: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml" });
     rmSync(project, { recursive: true });
   }
+});
+
+// x154 finding 1: an interactive run trusts a project with nothing to guard, a -p run does not; the
+// same session moved between them got two system prompts, and the whole conversation was billed again
+test("the system prompt is the same trusted or not, and stays so across /trust and /reload; only what loads follows the trust", async () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  mkdirSync(project);
+  let trusted = false;
+  const at = { ...options(configDir, []), cwd: project, root: project };
+  const untrusted = createPromptSource({ ...at, skills: { trusted: () => trusted } });
+  const trustedRun = createPromptSource({ ...at, skills: { trusted: () => true } });
+  expect(untrusted.system()).toBe(trustedRun.system());
+  expect(untrusted.shown().trust?.loads).toBe(false);
+  const before = untrusted.system();
+  trusted = true; // /trust, then /reload
+  const staged = await untrusted.reloadables[0]!.check({} as never);
+  staged.apply();
+  expect(untrusted.system()).toBe(before);
+  expect(untrusted.shown().trust?.loads).toBe(true);
 });
 
 // x114 finding 1: the note had no cap; 300 skills copied in made a 222 KB note in every later request

@@ -93,12 +93,12 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
     ]);
   });
 
-  test("an untrusted project: the user's folders, and how the user trusts it", () => {
+  test("in the home directory, which is no project: the user's folders alone, and nothing about trust", () => {
     const guide = skillGuide({ skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true });
     expect(guide).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
     expect(guide).toContain("`headers`, to ~/.config/hey/config.toml.");
     expect(guide).not.toContain(".hey/config.toml (this project)");
-    expect(guide).toEndWith("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
+    expect(guide).not.toContain("trust");
   });
 
   test("on Windows the guide's paths are written with / (it appends /<name>/SKILL.md) and ~ for the home", () => {
