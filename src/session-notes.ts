@@ -13,13 +13,14 @@ import type { Runtime } from "./runtime.ts";
  * `content`, the user's next message, after the notes hey puts before it: `told` (the REPL's:
  * `/reload`'s skills note, a `!` command's output), whether the skills list in the system prompt
  * has caught up with the skills notes the conversation holds (`hey -c`, `/resume`, a rebuilt list),
- * whether the project's .hey/ loads when the model last heard otherwise, and where hey works now
+ * whether the project's .hey/ loads when the model last heard otherwise (a `/trust` or `/untrust`
+ * since the system prompt was built), and where hey works now
  * when the model last heard of another directory.
  */
 export function withSessionNotes(runtime: Runtime, cwd: string, told: readonly string[], content: ContentBlock[]): ContentBlock[] {
   const history = runtime.agent.messages;
   const shown = runtime.skillsShown();
-  const trust = trustNote(shown.trust, history, runtime.oneShot);
+  const trust = trustNote(shown.trust, history);
   const notes = [...withSkillsNote(history, told, shown.notes), ...(trust ? [trust] : [])].map((text): ContentBlock => ({ type: "text", text }));
   return withMoveNote(cwd, runtime.startDir, history, [...notes, ...content]);
 }

@@ -201,6 +201,6 @@ export interface ShownSkills {
   list: SkillListing;
   /** oldest first; the skills they describe (notedSkills) have their descriptions whatever the list says */
   notes: readonly string[];
-  /** whether the project's .hey/, which the guide names, loads (trust-note.ts); undefined: the guide names no project's (`--no-skills`, the home directory) */
+  /** what the guide said of the project's .hey/ and whether it loads now (trust-note.ts); undefined: it said nothing of it (the user's folders alone, `--no-skills`) */
   trust?: GuideTrust;
 }

@@ -24,6 +24,7 @@ import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
 import { heldOut, type InstructionState } from "../trust/instructions.ts";
+import { gatedResources } from "../trust/store.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
 
@@ -41,9 +42,11 @@ export interface PromptSourceOptions extends PeerDirs {
   shell(): string;
   /**
    * undefined = `--no-skills`: no skills are read, listed or explained; `trusted()`: whether the
-   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between)
+   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between);
+   * `everyRun`: trusted at start for any run, not for the REPL's session alone (recorded, or
+   * --approve): the guide names the project's folders; undefined: as `trusted()` at start
    */
-  skills: { trusted(): boolean } | undefined;
+  skills: { trusted(): boolean; everyRun?: boolean } | undefined;
   /** where a CLAUDE.md's imports may lead outside the project (agents-md.ts), asked at start-up and at each `/reload` */
   importsOutside(): AgentsReading["outside"];
   /**
@@ -109,12 +112,17 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
   // never finds ~/.hey from below home: saved there, it would load only in ~ itself), and there is nothing to /trust
   const atHome = opts.root === opts.home;
-  // the same whatever the trust (system.ts GuideFacts); whether the project's .hey/ loads is a note's (trust-note.ts)
+  // what the guide says of the project is settled at start, true of it in any run (system.ts GuideFacts): the project's
+  // folders once it is trusted for every run; else the user's, and why, when it has files left out. A /trust or /untrust
+  // since is a note's (trust-note.ts), so the system prompt, and the provider's cached prefix, stay
+  const project = !atHome && (opts.skills?.everyRun ?? opts.skills?.trusted() ?? false);
+  const leftOut = !atHome && !project && !(opts.skills?.trusted() ?? false) && gatedResources(opts.root).length > 0;
   const guideOf = (): GuideFacts => ({
-    skillsDir: atHome ? mine(join(configDir, "skills")) : shown(join(opts.root, ".hey", "skills")),
-    ...(atHome ? {} : { projectConfig: shown(join(opts.root, ".hey", "config.toml")) }),
+    skillsDir: project ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
+    ...(project ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
     userConfig: mine(join(configDir, "config.toml")),
     writable: opts.writable(),
+    ...(leftOut ? { untrusted: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? load(startTrusted) : { skills: [], problems: [] };
@@ -253,8 +261,10 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,
     leftOut: agents.dirsLeftOut ?? [],
   });
+  // what the guide told the model of the project's .hey/: it loads (its folders named), it does not (said so), or nothing
+  const said = project ? true : leftOut ? false : undefined;
   const trust = () =>
-    opts.skills && !atHome ? { trust: { loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } } : {};
+    opts.skills && said !== undefined ? { trust: { said, loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } } : {};
   const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text), ...trust() });
   return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
 }

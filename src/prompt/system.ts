@@ -43,20 +43,23 @@ export interface PromptFacts {
 
 /**
  * What the guide needs to know: paths as the model should write them (relative to the working
- * directory, or with `~`). Nothing in it follows the project's trust, which an interactive run and a
- * `-p` run answer apart for a project with nothing to guard: the same session moved between them
- * keeps its system prompt, and the provider's cached prefix (x154). When the project's .hey/ does not
- * load, a note before the user's words says so (trust-note.ts).
+ * directory, or with `~`). It follows what is true of the project in every run, never how this one
+ * was started: an interactive run trusts a project with nothing to guard for its session and a
+ * `-p` run does not, and a guide that followed that answer gave one session two system prompts, the
+ * whole conversation billed again at each move between them (x154). What a `/trust` or `/untrust`
+ * changes later is a note's (trust-note.ts): the system prompt stays as it is.
  */
 export interface GuideFacts {
-  /** where a new skill goes: the project's `.hey/skills`, or the user's skills folder in the home directory */
+  /** where a new skill goes: the project's `.hey/skills` when it is trusted for every run, else the user's skills folder (which loads in any) */
   skillsDir: string;
-  /** the project's `.hey/config.toml`; undefined: hey runs in the home directory, which is no project (only the user's folders are named) */
+  /** the project's `.hey/config.toml`, named when it is trusted for every run; else only the user's config is */
   projectConfig?: string;
   /** the user's config.toml */
   userConfig: string;
   /** whether the agent may write the config files (no permission list is set) */
   writable: boolean;
+  /** the project has files hey leaves out as it is not trusted (`.hey/`, `.mcp.json`…): said, with how the user trusts it */
+  untrusted?: true;
 }
 
 export const DEFAULT_GUIDE: GuideFacts = {
@@ -68,15 +71,20 @@ export const DEFAULT_GUIDE: GuideFacts = {
 
 /**
  * How the agent grows itself (SPEC §12, issue 26): a skill, and an MCP server's table, where each
- * goes, and that both load at the user's /reload. Short: it is paid on every request.
+ * goes, and that both load at the user's /reload. In a project whose files are left out for want of
+ * trust it says so, and how the user trusts it. Short: it is paid on every request.
  */
 export function skillGuide(g: GuideFacts): string {
   const skill = `Keep a procedure as a skill: ${g.skillsDir}/<name>/SKILL.md: \`---\`, \`name: <name>\` (lowercase, hyphens), \`description: <what, when to use>\`, \`---\`, steps.`;
   const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig}` : g.userConfig;
   const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
   const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
-  return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).`;
+  const untrusted = g.untrusted ? ` ${UNTRUSTED_GUIDE}` : "";
+  return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).${untrusted}`;
 }
+
+/** The guide's last words in a project whose files are left out for want of trust. */
+export const UNTRUSTED_GUIDE = "This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
 
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];

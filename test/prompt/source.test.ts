@@ -164,7 +164,7 @@ test("so is a project's AGENTS.md that became a link out of the project, or a CL
   }
 });
 
-test("started in the home directory, which is no project: the guide names the user's folders, trusted or not, and no trust note is due", () => {
+test("started in the home directory, which is no project: the guide names the user's folders, trusted or not, and asks for no /trust", () => {
   const configDir = join(dir.path, ".config", "hey");
   for (const trusted of [true, false]) {
     const at = (root: string) => createPromptSource({ ...options(configDir, []), cwd: root, root, skills: { trusted: () => trusted } });
@@ -174,34 +174,47 @@ test("started in the home directory, which is no project: the guide names the us
     expect(home.system()).not.toContain(".hey/");
     expect(home.system()).not.toContain("/trust");
     expect(home.shown().trust).toBeUndefined();
-    // a project below home is one: its own folders, whatever the trust; whether they load is the note's (trust-note.ts)
+    // a project below home is one: trusted, its own folders; untrusted with files left out, how to trust it
     const project = join(dir.path, "work");
-    mkdirSync(project);
-    const there = at(project);
-    expect(there.system()).toContain("Keep a procedure as a skill: .hey/skills/<name>/SKILL.md");
-    expect(there.system()).not.toContain("trust");
-    expect(there.shown().trust).toEqual({ loads: trusted, userSkills: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml" });
+    write(join(project, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: X.\n---\n");
+    const there = at(project).system();
+    expect(there).toContain(trusted ? "Keep a procedure as a skill: .hey/skills/<name>/SKILL.md" : "ask the user to /trust it");
     rmSync(project, { recursive: true });
   }
 });
 
-// x154 finding 1: an interactive run trusts a project with nothing to guard, a -p run does not; the
-// same session moved between them got two system prompts, and the whole conversation was billed again
-test("the system prompt is the same trusted or not, and stays so across /trust and /reload; only what loads follows the trust", async () => {
+// x154 finding 1: an interactive run trusts a project with nothing to guard for its session, a -p run
+// does not; the same session moved between them got two system prompts, the conversation billed again
+test("a project with nothing to guard: the same system prompt trusted for the session or not, naming the user's folders; /trust and /reload leave it", async () => {
   const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
   mkdirSync(project);
   let trusted = false;
   const at = { ...options(configDir, []), cwd: project, root: project };
-  const untrusted = createPromptSource({ ...at, skills: { trusted: () => trusted } });
-  const trustedRun = createPromptSource({ ...at, skills: { trusted: () => true } });
-  expect(untrusted.system()).toBe(trustedRun.system());
-  expect(untrusted.shown().trust?.loads).toBe(false);
-  const before = untrusted.system();
-  trusted = true; // /trust, then /reload
-  const staged = await untrusted.reloadables[0]!.check({} as never);
+  const oneShot = createPromptSource({ ...at, skills: { trusted: () => trusted } });
+  const repl = createPromptSource({ ...at, skills: { trusted: () => true, everyRun: false } }); // trusted for its session alone
+  expect(oneShot.system()).toBe(repl.system());
+  expect(oneShot.system()).toContain("Keep a procedure as a skill: ~/config/skills/<name>/SKILL.md"); // home is dir.path here
+  expect(oneShot.system()).not.toContain("trust");
+  expect(oneShot.shown().trust).toBeUndefined(); // the user's folders load in any run: nothing to tell
+  const before = repl.system();
+  const staged = await repl.reloadables[0]!.check({} as never);
   staged.apply();
-  expect(untrusted.system()).toBe(before);
-  expect(untrusted.shown().trust?.loads).toBe(true);
+  expect(repl.system()).toBe(before);
+});
+
+test("a trusted project's /untrust, then /reload: the system prompt stays, and what loads is the note's", async () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  mkdirSync(project);
+  let trusted = true;
+  const source = createPromptSource({ ...options(configDir, []), cwd: project, root: project, skills: { trusted: () => trusted } });
+  const before = source.system();
+  expect(before).toContain("Keep a procedure as a skill: .hey/skills/<name>/SKILL.md");
+  expect(source.shown().trust).toMatchObject({ said: true, loads: true });
+  trusted = false;
+  const staged = await source.reloadables[0]!.check({} as never);
+  staged.apply();
+  expect(source.system()).toBe(before); // before: the guide switched to the user's folders, a new system prompt
+  expect(source.shown().trust).toMatchObject({ said: true, loads: false });
 });
 
 // x114 finding 1: the note had no cap; 300 skills copied in made a 222 KB note in every later request
