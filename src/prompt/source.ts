@@ -264,7 +264,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // what the guide told the model of the project's .hey/: it loads (its folders named), it does not (said so), or nothing
   const said = project ? true : leftOut ? false : undefined;
   const trust = () =>
-    opts.skills && said !== undefined ? { trust: { said, loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } } : {};
+    opts.skills && said !== undefined
+      ? { trust: { said, loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } }
+      : {};
   const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text), ...trust() });
   return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
 }

@@ -95,7 +95,9 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   // /trust and /reload leave the system prompt as it was (before: the guide changed, and the whole conversation was billed again):
   // the new skill is the kept note's, and the trust a note's of its own
   expect(systemOf(loaded)).toBe(systemOf(untrusted));
-  expect(textOf(loaded.messages.at(-1))).toContain("[hey: this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)]");
+  expect(textOf(loaded.messages.at(-1))).toContain(
+    "[hey: this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)]",
+  );
   expect(textOf(loaded.messages.at(-1))).toEndWith("hello");
   expect(skillsNoteOf(loaded.messages.at(-1))).toBe(
     `[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n+ skill greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})]`,

@@ -49,7 +49,10 @@ async function oneShot(cwd: string, line: string): Promise<void> {
 
 const wire = (r: ChatRequest) => r.messages.map((m) => JSON.stringify(m));
 /** Whether `now` carries every message of `before` as it was sent, but the last, whose tail may carry the context line. */
-const extends_ = (before: ChatRequest, now: ChatRequest) => wire(before).slice(0, -1).every((m, k) => wire(now)[k] === m);
+const extends_ = (before: ChatRequest, now: ChatRequest) =>
+  wire(before)
+    .slice(0, -1)
+    .every((m, k) => wire(now)[k] === m);
 
 test("the REPL, then hey -c -p, then hey -c in the same plain directory: one system prompt, each request extends the one before", async () => {
   const work = join(realpathSync(projects.path), "work");
@@ -61,11 +64,11 @@ test("the REPL, then hey -c -p, then hey -c in the same plain directory: one sys
 
   const sent = model.requests;
   const first = systemOf(sent[0]!);
+  // before: the REPL's named .hey/skills, the -p run's ~/.config/hey/skills and said the project was untrusted
+  for (const r of sent) expect(systemOf(r)).toBe(first);
   // the project's .hey/ would not load in a -p run: the guide names the user's folders, which load in any
   expect(first).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
   expect(first).not.toContain("trust");
-  // before: the REPL's named .hey/skills, the -p run's ~/.config/hey/skills and said the project was untrusted
-  for (const r of sent) expect(systemOf(r)).toBe(first);
   for (let k = 1; k < sent.length; k++) expect(extends_(sent[k - 1]!, sent[k]!)).toBe(true);
   expect(sent.map((r) => textOf(r.messages.at(-1)))).toEqual(["first", "second", "third", "fourth"]); // no note: nothing to tell
 });

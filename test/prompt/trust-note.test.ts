@@ -7,7 +7,13 @@ import { TRUSTED_NOTE, trustNote, untrustedNote, type GuideTrust } from "../../s
 
 const folders = { userSkills: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml" };
 const guide = (said: boolean, loads: boolean): GuideTrust => ({ said, loads, ...folders });
-const said = (...notes: string[]): Message[] => notes.map((n) => userMessage([{ type: "text", text: n }, { type: "text", text: "go on" }]));
+const said = (...notes: string[]): Message[] =>
+  notes.map((n) =>
+    userMessage([
+      { type: "text", text: n },
+      { type: "text", text: "go on" },
+    ]),
+  );
 const UNTRUSTED = untrustedNote(guide(true, false));
 
 describe("trustNote", () => {
@@ -25,7 +31,9 @@ describe("trustNote", () => {
   });
 
   test("the untrusted note names the user's folders", () => {
-    expect(UNTRUSTED).toBe("[hey: this project is not trusted now: its .hey/ does not load; skills go in ~/.config/hey/skills/, MCP servers in ~/.config/hey/config.toml]");
+    expect(UNTRUSTED).toBe(
+      "[hey: this project is not trusted now: its .hey/ does not load; skills go in ~/.config/hey/skills/, MCP servers in ~/.config/hey/config.toml]",
+    );
   });
 
   test("both notes are hey's, not the user's words: a session's title and recap leave them out", () => {
