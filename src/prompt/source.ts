@@ -116,7 +116,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // folders once it is trusted for every run; else the user's, and why, when it has files left out. A /trust or /untrust
   // since is a note's (trust-note.ts), so the system prompt, and the provider's cached prefix, stay
   const project = !atHome && (opts.skills?.everyRun ?? opts.skills?.trusted() ?? false);
-  const leftOut = !atHome && !project && !(opts.skills?.trusted() ?? false) && gatedResources(opts.root).length > 0;
+  const leftOut = opts.skills !== undefined && !atHome && !project && !opts.skills.trusted() && gatedResources(opts.root).length > 0;
   const guideOf = (): GuideFacts => ({
     skillsDir: project ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
     ...(project ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
@@ -127,7 +127,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? load(startTrusted) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");
-  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the model is told to write them (the guide, or trust-note.ts when the project is not trusted)
+  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the model writes them: the guide's folder, and the project's while its skills load
   const startNote = skillStartNote(first.problems, own, opts.written ?? []);
   const listed = (list: readonly Skill[]) => promptSkills(list, { cwd, home: opts.home, redact: opts.redact });
   let skills: readonly Skill[] = first.skills;

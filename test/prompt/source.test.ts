@@ -188,9 +188,8 @@ test("started in the home directory, which is no project: the guide names the us
 test("a project with nothing to guard: the same system prompt trusted for the session or not, naming the user's folders; /trust and /reload leave it", async () => {
   const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
   mkdirSync(project);
-  let trusted = false;
   const at = { ...options(configDir, []), cwd: project, root: project };
-  const oneShot = createPromptSource({ ...at, skills: { trusted: () => trusted } });
+  const oneShot = createPromptSource({ ...at, skills: { trusted: () => false } });
   const repl = createPromptSource({ ...at, skills: { trusted: () => true, everyRun: false } }); // trusted for its session alone
   expect(oneShot.system()).toBe(repl.system());
   expect(oneShot.system()).toContain("Keep a procedure as a skill: ~/config/skills/<name>/SKILL.md"); // home is dir.path here
