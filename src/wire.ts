@@ -248,7 +248,7 @@ export async function assemble(
     core: corePrompt,
     os: platform(),
     shell: () => live.configured.shell.label ?? live.configured.shell.name,
-    skills: run.skills ? { trusted: () => trust.trusted } : undefined,
+    skills: run.skills ? { trusted: () => trust.trusted, everyRun: trust.trusted && !trust.provisional } : undefined,
     // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/notes.md is not followed on an empty trust
     importsOutside: () => ({ home, trusted: trust.trusted && !trust.provisional }),
     redact: (text) => redactText(text, redaction), // what reaches the prompt from files, as tool results

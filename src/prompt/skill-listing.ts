@@ -6,6 +6,7 @@
 // listing keeps to a share of the context window and drops the descriptions past it. Pure.
 import { posix } from "node:path";
 import type { Message } from "../kernel/ir.ts";
+import type { GuideTrust } from "./trust-note.ts";
 
 /** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
 export interface ListedSkill {
@@ -200,4 +201,6 @@ export interface ShownSkills {
   list: SkillListing;
   /** oldest first; the skills they describe (notedSkills) have their descriptions whatever the list says */
   notes: readonly string[];
+  /** what the guide said of the project's .hey/ and whether it loads now (trust-note.ts); undefined: it said nothing of it (the user's folders alone, `--no-skills`) */
+  trust?: GuideTrust;
 }

@@ -24,6 +24,7 @@ import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
 import { heldOut, type InstructionState } from "../trust/instructions.ts";
+import { gatedResources } from "../trust/store.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
 
@@ -41,9 +42,11 @@ export interface PromptSourceOptions extends PeerDirs {
   shell(): string;
   /**
    * undefined = `--no-skills`: no skills are read, listed or explained; `trusted()`: whether the
-   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between)
+   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between);
+   * `everyRun`: trusted at start for any run, not for the REPL's session alone (recorded, or
+   * --approve): the guide names the project's folders; undefined: as `trusted()` at start
    */
-  skills: { trusted(): boolean } | undefined;
+  skills: { trusted(): boolean; everyRun?: boolean } | undefined;
   /** where a CLAUDE.md's imports may lead outside the project (agents-md.ts), asked at start-up and at each `/reload` */
   importsOutside(): AgentsReading["outside"];
   /**
@@ -109,17 +112,22 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
   // never finds ~/.hey from below home: saved there, it would load only in ~ itself), and there is nothing to /trust
   const atHome = opts.root === opts.home;
-  const guideOf = (trusted: boolean): GuideFacts => ({
-    skillsDir: trusted && !atHome ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
-    ...(trusted && !atHome ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
+  // what the guide says of the project is settled at start, true of it in any run (system.ts GuideFacts): the project's
+  // folders once it is trusted for every run; else the user's, and why, when it has files left out. A /trust or /untrust
+  // since is a note's (trust-note.ts), so the system prompt, and the provider's cached prefix, stay
+  const project = !atHome && (opts.skills?.everyRun ?? opts.skills?.trusted() ?? false);
+  const leftOut = opts.skills !== undefined && !atHome && !project && !opts.skills.trusted() && gatedResources(opts.root).length > 0;
+  const guideOf = (): GuideFacts => ({
+    skillsDir: project ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
+    ...(project ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
     userConfig: mine(join(configDir, "config.toml")),
     writable: opts.writable(),
-    ...(atHome ? { noProject: true as const } : {}),
+    ...(leftOut ? { untrusted: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? load(startTrusted) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");
-  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
+  const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the model writes them: the guide's folder, and the project's while its skills load
   const startNote = skillStartNote(first.problems, own, opts.written ?? []);
   const listed = (list: readonly Skill[]) => promptSkills(list, { cwd, home: opts.home, redact: opts.redact });
   let skills: readonly Skill[] = first.skills;
@@ -128,7 +136,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let sizeSaid = skillsListCut(listed(first.skills));
   if (sizeSaid) warn(sizeSaid, true);
   let skillWarnings = new Set(first.problems.map(problemKey));
-  let guide = guideOf(startTrusted);
+  let guide = guideOf();
+  /** whether the project's skills and config load, as of start-up or the last /reload: what the trust note tells the model */
+  let loads = startTrusted;
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
     const files = read.files.filter((f) => !held(f.path)).map((f) => ({ ...f, text: opts.redact(f.text) }));
@@ -194,7 +204,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
       const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
-      const nextGuide = guideOf(trusted);
+      const nextGuide = guideOf();
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
       return {
@@ -211,6 +221,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
           skillWarnings = new Set(problems);
           sizeSaid = size;
           if (JSON.stringify(nextGuide) !== JSON.stringify(guide)) guide = nextGuide;
+          loads = trusted;
         },
       };
     },
@@ -250,7 +261,13 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,
     leftOut: agents.dirsLeftOut ?? [],
   });
-  const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text) });
+  // what the guide told the model of the project's .hey/: it loads (its folders named), it does not (said so), or nothing
+  const said = project ? true : leftOut ? false : undefined;
+  const trust = () =>
+    opts.skills && said !== undefined
+      ? { trust: { said, loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } }
+      : {};
+  const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text), ...trust() });
   return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
 }
 

@@ -41,18 +41,25 @@ export interface PromptFacts {
   mcp?: string;
 }
 
-/** What the guide needs to know: paths as the model should write them (relative to the working directory, or with `~`). */
+/**
+ * What the guide needs to know: paths as the model should write them (relative to the working
+ * directory, or with `~`). It follows what is true of the project in every run, never how this one
+ * was started: an interactive run trusts a project with nothing to guard for its session and a
+ * `-p` run does not, and a guide that followed that answer gave one session two system prompts, the
+ * whole conversation billed again at each move between them (x154). What a `/trust` or `/untrust`
+ * changes later is a note's (trust-note.ts): the system prompt stays as it is.
+ */
 export interface GuideFacts {
-  /** where a new skill goes: the project's `.hey/skills` when it is trusted, else the user's skills folder */
+  /** where a new skill goes: the project's `.hey/skills` when it is trusted for every run, else the user's skills folder (which loads in any) */
   skillsDir: string;
-  /** the project's `.hey/config.toml`; undefined when the project is not trusted (nothing of its .hey/ loads) */
+  /** the project's `.hey/config.toml`, named when it is trusted for every run; else only the user's config is */
   projectConfig?: string;
   /** the user's config.toml */
   userConfig: string;
   /** whether the agent may write the config files (no permission list is set) */
   writable: boolean;
-  /** hey runs in the home directory, which is no project: only the user's folders are named, and nothing is to be trusted */
-  noProject?: true;
+  /** the project has files hey leaves out as it is not trusted (`.hey/`, `.mcp.json`…): said, with how the user trusts it */
+  untrusted?: true;
 }
 
 export const DEFAULT_GUIDE: GuideFacts = {
@@ -64,17 +71,20 @@ export const DEFAULT_GUIDE: GuideFacts = {
 
 /**
  * How the agent grows itself (SPEC §12, issue 26): a skill, and an MCP server's table, where each
- * goes, and that both load at the user's /reload. In an untrusted project it names the user's
- * folders and how the user trusts the project. Short: it is paid on every request.
+ * goes, and that both load at the user's /reload. In a project whose files are left out for want of
+ * trust it says so, and how the user trusts it. Short: it is paid on every request.
  */
 export function skillGuide(g: GuideFacts): string {
   const skill = `Keep a procedure as a skill: ${g.skillsDir}/<name>/SKILL.md: \`---\`, \`name: <name>\` (lowercase, hyphens), \`description: <what, when to use>\`, \`---\`, steps.`;
   const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig}` : g.userConfig;
   const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
   const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
-  const untrusted = g.projectConfig || g.noProject ? "" : " This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
+  const untrusted = g.untrusted ? ` ${UNTRUSTED_GUIDE}` : "";
   return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).${untrusted}`;
 }
+
+/** The guide's last words in a project whose files are left out for want of trust. */
+export const UNTRUSTED_GUIDE = "This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
 
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];

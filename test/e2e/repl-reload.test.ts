@@ -92,10 +92,13 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(await flat(term)).toContain(`${repo} is trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")}); its .hey/skills/ is loaded.`);
   await say(term, "hello", "ok");
   const loaded = model.requests.at(-1)!;
-  expect(lastUserText(loaded)).toBe("hello");
-  // the trust changed the guide, so the prompt was rewritten anyway: the list caught up
-  expect(systemOf(loaded)).toContain(`${join(repo, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
-  expect(systemOf(loaded)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
+  // /trust and /reload leave the system prompt as it was (before: the guide changed, and the whole conversation was billed again):
+  // the new skill is the kept note's, and the trust a note's of its own
+  expect(systemOf(loaded)).toBe(systemOf(untrusted));
+  expect(textOf(loaded.messages.at(-1))).toContain(
+    "[hey: this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)]",
+  );
+  expect(textOf(loaded.messages.at(-1))).toEndWith("hello");
   expect(skillsNoteOf(loaded.messages.at(-1))).toBe(
     `[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n+ skill greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})]`,
   );
@@ -106,6 +109,7 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   await say(term, "/clear", "new session");
   await say(term, "hello again", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain(`- greet: Greet the user. Use it for greetings.`);
+  expect(systemOf(model.requests.at(-1)!)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`); // trusted now, for every run
   const trust = JSON.parse(readFileSync(join(home.path, ".config", "hey", "trust.json"), "utf8")) as { projects: Record<string, { trusted: boolean }> };
   expect(trust.projects[repo]?.trusted).toBe(true);
   // /untrust: what is loaded stays until /reload, and /mcp says so
@@ -113,6 +117,12 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   await say(term, "/mcp", "loaded until then");
   expect(await flat(term)).toContain("this project is no longer trusted: /reload leaves out its .hey/skills/, loaded until then");
   await say(term, "/reload", "- skill greet");
+  const trusted = systemOf(model.requests.at(-1)!);
+  await say(term, "bye", "ok");
+  expect(systemOf(model.requests.at(-1)!)).toBe(trusted);
+  expect(textOf(model.requests.at(-1)!.messages.at(-1))).toContain(
+    "[hey: this project is not trusted now: its .hey/ does not load; skills go in ~/.config/hey/skills/, MCP servers in ~/.config/hey/config.toml]",
+  );
   await say(term, "/mcp", "it is not trusted");
   await say(term, "/quit", "[exit 0]");
 });

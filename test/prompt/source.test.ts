@@ -167,19 +167,53 @@ test("so is a project's AGENTS.md that became a link out of the project, or a CL
 test("started in the home directory, which is no project: the guide names the user's folders, trusted or not, and asks for no /trust", () => {
   const configDir = join(dir.path, ".config", "hey");
   for (const trusted of [true, false]) {
-    const at = (root: string) => createPromptSource({ ...options(configDir, []), cwd: root, root, skills: { trusted: () => trusted } }).system();
+    const at = (root: string) => createPromptSource({ ...options(configDir, []), cwd: root, root, skills: { trusted: () => trusted } });
     const home = at(dir.path);
-    expect(home).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
-    expect(home).toContain("add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to ~/.config/hey/config.toml.");
-    expect(home).not.toContain(".hey/");
-    expect(home).not.toContain("/trust");
-    // a project below home is one: trusted, its own folders; untrusted, how to trust it
+    expect(home.system()).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+    expect(home.system()).toContain("add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to ~/.config/hey/config.toml.");
+    expect(home.system()).not.toContain(".hey/");
+    expect(home.system()).not.toContain("/trust");
+    expect(home.shown().trust).toBeUndefined();
+    // a project below home is one: trusted, its own folders; untrusted with files left out, how to trust it
     const project = join(dir.path, "work");
-    mkdirSync(project);
-    const there = at(project);
+    write(join(project, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: X.\n---\n");
+    const there = at(project).system();
     expect(there).toContain(trusted ? "Keep a procedure as a skill: .hey/skills/<name>/SKILL.md" : "ask the user to /trust it");
     rmSync(project, { recursive: true });
   }
+});
+
+// x154 finding 1: an interactive run trusts a project with nothing to guard for its session, a -p run
+// does not; the same session moved between them got two system prompts, the conversation billed again
+test("a project with nothing to guard: the same system prompt trusted for the session or not, naming the user's folders; /trust and /reload leave it", async () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  mkdirSync(project);
+  const at = { ...options(configDir, []), cwd: project, root: project };
+  const oneShot = createPromptSource({ ...at, skills: { trusted: () => false } });
+  const repl = createPromptSource({ ...at, skills: { trusted: () => true, everyRun: false } }); // trusted for its session alone
+  expect(oneShot.system()).toBe(repl.system());
+  expect(oneShot.system()).toContain("Keep a procedure as a skill: ~/config/skills/<name>/SKILL.md"); // home is dir.path here
+  expect(oneShot.system()).not.toContain("trust");
+  expect(oneShot.shown().trust).toBeUndefined(); // the user's folders load in any run: nothing to tell
+  const before = repl.system();
+  const staged = await repl.reloadables[0]!.check({} as never);
+  staged.apply();
+  expect(repl.system()).toBe(before);
+});
+
+test("a trusted project's /untrust, then /reload: the system prompt stays, and what loads is the note's", async () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  mkdirSync(project);
+  let trusted = true;
+  const source = createPromptSource({ ...options(configDir, []), cwd: project, root: project, skills: { trusted: () => trusted } });
+  const before = source.system();
+  expect(before).toContain("Keep a procedure as a skill: .hey/skills/<name>/SKILL.md");
+  expect(source.shown().trust).toMatchObject({ said: true, loads: true });
+  trusted = false;
+  const staged = await source.reloadables[0]!.check({} as never);
+  staged.apply();
+  expect(source.system()).toBe(before); // before: the guide switched to the user's folders, a new system prompt
+  expect(source.shown().trust).toMatchObject({ said: true, loads: false });
 });
 
 // x114 finding 1: the note had no cap; 300 skills copied in made a 222 KB note in every later request

@@ -93,12 +93,14 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
     ]);
   });
 
-  test("an untrusted project: the user's folders, and how the user trusts it", () => {
-    const guide = skillGuide({ skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true });
+  test("an untrusted project with files left out: the user's folders, and how the user trusts it", () => {
+    const guide = skillGuide({ skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true, untrusted: true });
     expect(guide).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
     expect(guide).toContain("`headers`, to ~/.config/hey/config.toml.");
     expect(guide).not.toContain(".hey/config.toml (this project)");
     expect(guide).toEndWith("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
+    // one with nothing left out (or the home directory): the user's folders, nothing about trust
+    expect(skillGuide({ skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true })).not.toContain("trust");
   });
 
   test("on Windows the guide's paths are written with / (it appends /<name>/SKILL.md) and ~ for the home", () => {

@@ -1,0 +1,74 @@
+// x154 finding 1, through dist/hey: in a plain directory the interactive prompt trusts the project
+// (nothing to guard) and a `-p` run does not. A session moved between them — the REPL, then
+// `hey -c -p`, then the REPL's `hey -c` — keeps one system prompt, so every request extends the one
+// before and the provider's cached prefix keeps serving; before, each move changed the skill guide
+// in the system prompt and the whole conversation was billed again.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, systemOf, textOf, type ChatRequest, type ModelServer } from "../helpers/model-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { flat, say } from "./repl-helpers.ts";
+
+setDefaultTimeout(180_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let projects: ReturnType<typeof tempDir>;
+let model: ModelServer;
+const terminals: Term[] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  projects = tempDir("hey-projects-");
+  model = startModelServer(() => ({ text: "ok" }));
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  const provider = `[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`;
+  writeFileSync(join(home.path, ".config", "hey", "config.toml"), `[default]\nprovider = "mock"\nmodel = "m"\n\n${provider}`);
+});
+afterEach(async () => {
+  for (const t of terminals.splice(0)) await t.close();
+  model.stop();
+  home.remove();
+  projects.remove();
+});
+
+async function repl(cwd: string, args: string[], line: string): Promise<void> {
+  const term = await startTerm({ cwd, cols: 200, rows: 50, args, env: { HOME: home.path, NO_COLOR: "1" } });
+  terminals.push(term);
+  await term.waitFor(/^›/m);
+  await say(term, line, "ok");
+  await say(term, "/quit", "[exit 0]");
+  expect(await flat(term)).not.toContain("Trust this project?"); // nothing to guard: never asked
+}
+
+async function oneShot(cwd: string, line: string): Promise<void> {
+  const run = await runHey(["-c", "-p", line], { cwd, env: { HOME: home.path }, timeoutMs: 60_000 });
+  expect(run.stderr).not.toContain("not loaded"); // nothing to leave out
+  expect(run.code).toBe(0);
+}
+
+const wire = (r: ChatRequest) => r.messages.map((m) => JSON.stringify(m));
+/** Whether `now` carries every message of `before` as it was sent, but the last, whose tail may carry the context line. */
+const extends_ = (before: ChatRequest, now: ChatRequest) =>
+  wire(before)
+    .slice(0, -1)
+    .every((m, k) => wire(now)[k] === m);
+
+test("the REPL, then hey -c -p, then hey -c in the same plain directory: one system prompt, each request extends the one before", async () => {
+  const work = join(realpathSync(projects.path), "work");
+  mkdirSync(work);
+  await repl(work, [], "first");
+  await oneShot(work, "second");
+  await oneShot(work, "third");
+  await repl(work, ["-c"], "fourth");
+
+  const sent = model.requests;
+  const first = systemOf(sent[0]!);
+  // before: the REPL's named .hey/skills, the -p run's ~/.config/hey/skills and said the project was untrusted
+  for (const r of sent) expect(systemOf(r)).toBe(first);
+  // the project's .hey/ would not load in a -p run: the guide names the user's folders, which load in any
+  expect(first).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+  expect(first).not.toContain("trust");
+  for (let k = 1; k < sent.length; k++) expect(extends_(sent[k - 1]!, sent[k]!)).toBe(true);
+  expect(sent.map((r) => textOf(r.messages.at(-1)))).toEqual(["first", "second", "third", "fourth"]); // no note: nothing to tell
+});
