@@ -44,14 +44,15 @@ export interface ApprovalState extends InstructionState {
 /**
  * Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten
  * when hey records next. None while one of `traces` shows hey ran before (config/approval-store.ts
- * earlierRunTrace): the record was removed, which is said to `warn`, and an empty one stands in
+ * earlierRunTrace): the record was removed, which is said to `warn` (not `interactive`: with the ways
+ * out that need no terminal), and an empty one stands in
  * (`lost`) until the user's yes at the question or the model's first answer rewrites it.
  */
-export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = []): ApprovalState {
+export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = [], interactive = true): ApprovalState {
   const record = readApprovalsForRun(file, warn);
   const trace = record === undefined ? earlierRunTrace(traces) : undefined;
   if (trace === undefined) return { record, file };
-  warn(lostRecordNotice(file, trace));
+  warn(lostRecordNotice(file, trace, interactive));
   // nothing of the user's instruction files counts as approved either: the next run with a list asks about each
   return { record: { ...emptyApprovals(), instructions: {} }, file, lost: true };
 }
@@ -219,6 +220,9 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
     ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
   };
 }
+
+/** Whether the record `config` was weighed against still keeps a removed record's loss of some file (config/vanished.ts RECORD_LOST): its allow list waits for a yes. */
+export const keepsLoss = (config: LoadedConfig): boolean => config.guards.some((g) => g.used.allow?.includes(ALLOWS_NOTHING));
 
 /** Whether the user said yes at decideWidenings' question: `before` held widenings, `after` (what it returned) none. */
 export const saidYes = (before: LoadedConfig, after: LoadedConfig, servers = true): boolean =>

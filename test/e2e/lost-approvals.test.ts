@@ -120,6 +120,25 @@ test("--approve with CI set confirms nothing after a removed record: the call is
   expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
 });
 
+test("a CI job that keeps its state and lost the record is told the ways out it has: restore the record with the sessions, or remove both", async () => {
+  await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
+  const exits = `without a terminal (CI), restore ${record()} together with ${sessions()} as they were kept, or remove both for a first run`;
+  scripted.calls = [["bash", { command: "seq 1 3" }]];
+  const lost = await hey(["-m", "m1", "-p", "--approve", "count"], { ...fromEnv(), CI: "true" });
+  expect(lost.stderr).toContain(exits);
+  expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
+  // the record is written again, keeping the loss: each later run says the same ways out
+  const kept = await hey(["-m", "m1", "-p", "count"], { ...fromEnv(), CI: "true" });
+  expect(kept.stderr).toContain(`the approvals record still holds that an earlier record was removed`);
+  expect(kept.stderr).toContain(exits);
+  // and the way out works: both removed, the next run is a first run, and the allow list counts
+  rmSync(record());
+  rmSync(sessions(), { recursive: true });
+  const first = await hey(["-m", "m1", "-p", "count"], { ...fromEnv(), CI: "true" });
+  expect(first.stderr).not.toContain("removed");
+  expect(scripted.results()[0]).toContain("3");
+});
+
 testNeeding(["script"])(
   "--approve at a pseudo-terminal (script, as the agent can make one) confirms nothing after a removed record; hey doctor --approve there says the same",
   async () => {
