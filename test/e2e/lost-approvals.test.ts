@@ -3,8 +3,9 @@
 // live with the record, tell that hey ran before — saved outputs in a cache restored apart (CI) do
 // not lock a run out — and only a yes at the interactive question confirms the files: `--approve`
 // does not, with CI set or at a pseudo-terminal alike, and `hey doctor --approve` says what a run
-// does; a run the model never answered rewrites no record, but a yes at the trust question is kept.
-// One-shot runs of dist/hey, and the REPL in tmux.
+// does; a run the model never answered rewrites no record, but a yes at the trust question or to
+// /trust is kept. A run without a terminal names the ways out a CI job has: the record restored with
+// the sessions, or both removed. One-shot runs of dist/hey, and the REPL in tmux.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -229,6 +230,37 @@ test("after a removed record, a yes to the trust question is recorded at once: k
     expect(r.stderr).not.toContain("missing");
     expect(r.stderr).not.toContain("trust.json trusts");
     expect(r.stderr).not.toContain("not loaded");
+  } finally {
+    await term.close();
+  }
+});
+
+test("after a removed record, a yes to /trust is recorded at once: kept when the session ends before the model answers, and the next start asks nothing", async () => {
+  const dead = "http://127.0.0.1:47622/v1"; // nothing listens there: the model never answers
+  const state = "$HOME/.local/state/hey";
+  const before = `mkdir -p ${state}/sessions && echo '{}' > ${state}/sessions/old.jsonl && echo '{"mcpServers":{"fs":{"command":"true"}}}' > .mcp.json && git init -q`;
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  try {
+    await term.waitFor("Trust this project? (y/N)");
+    await term.keys("Enter"); // not now: nothing recorded
+    await term.waitFor("Use this change? (y/N)");
+    await term.type("n");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/trust");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("Trust this project? (y/N)"));
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor("is trusted now");
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const kept = JSON.parse(readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8")) as { trusted: string[] };
+    expect(kept.trusted).toHaveLength(1);
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
+    expect(r.stderr).not.toContain("trust.json trusts");
   } finally {
     await term.close();
   }

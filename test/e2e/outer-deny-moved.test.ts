@@ -1,7 +1,8 @@
 // Through dist/hey, a sequence of runs in which the agent moves what bounds the search for configs
 // above the project (x152 #1, #2): a `git init` of a package, or, with no git, a skill written from a
 // subdirectory. The deny entries the approvals record holds of a config above the start directory
-// keep refusing at the next start, whatever `.git` or project root now lies between.
+// keep refusing at the next start, whatever `.git` or project root now lies between — also when the
+// `.hey/` above is a link, and after the approvals record was removed (x156 #1, #2).
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
