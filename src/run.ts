@@ -25,8 +25,8 @@ import type { Runtime } from "./runtime.ts";
 import { SessionLockedError } from "./sessions/lock.ts";
 import { openSession, SessionError } from "./sessions/open-session.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import { decideInstructions, decideWidenings, keepsLoss, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
-import { APPROVE_LEAVES, keptLossNotice, untrustedNotice } from "./trust/policy.ts";
+import { decideInstructions, decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
+import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
@@ -122,7 +122,6 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // what the files give the agent beyond what the user approved — your own AGENTS.md and skills too, under a list — waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     if (args.approve && !agent && (ask || !approvals.lost) && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // a removed record's start said it
-    if (!ask && !approvals.lost && keepsLoss(config)) warn(keptLossNotice(here.approvalsFile, here.sessionsDir));
     // the first record is written at the model's first answer (a run it never answers makes none), mid-turn: said as notices are, never glued to the spinner
     const recorded = (m: string) => {
       notices.print(`hey: ${m}`);

@@ -7,7 +7,7 @@ import { earlierRunTrace, readApprovalsForRun, updateApprovals } from "../config
 import { emptyApprovals, withConfigs, withInstructions, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
-import { seedMainCheckout } from "../config/record-key.ts";
+import { recordedFor, seedMainCheckout } from "../config/record-key.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, readAnswer, type Widening } from "./policy.ts";
 import { listsSet } from "../config/control-files.ts";
@@ -221,8 +221,9 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
   };
 }
 
-/** Whether the record `config` was weighed against still keeps a removed record's loss of some file (config/vanished.ts RECORD_LOST): its allow list waits for a yes. */
-export const keepsLoss = (config: LoadedConfig): boolean => config.guards.some((g) => g.used.allow?.includes(ALLOWS_NOTHING));
+/** Whether `record` still keeps a removed record's loss of one of `files` (config/vanished.ts RECORD_LOST): its allow list waits for a yes. */
+export const keepsLoss = (record: Approvals | undefined, files: readonly string[]): boolean =>
+  record !== undefined && files.some((file) => recordedFor(record, file)?.allow?.includes(ALLOWS_NOTHING));
 
 /** Whether the user said yes at decideWidenings' question: `before` held widenings, `after` (what it returned) none. */
 export const saidYes = (before: LoadedConfig, after: LoadedConfig, servers = true): boolean =>

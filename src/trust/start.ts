@@ -10,8 +10,8 @@ import { isTable } from "../config/table.ts";
 import type { Approvals } from "../config/approvals.ts";
 import { pathKey, recordKey } from "../config/record-key.ts";
 import { withRecordedAbove, type Places } from "../fs/places.ts";
-import { readApprovalState, type ApprovalState } from "./approve.ts";
-import { APPROVE_LEAVES_LOST, unloadedProviderHint } from "./policy.ts";
+import { keepsLoss, readApprovalState, type ApprovalState } from "./approve.ts";
+import { APPROVE_LEAVES_LOST, keptLossNotice, unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
 import { agentCommand } from "../agent-mark.ts";
 import { projectKey, readTrust, settleTrust, type TrustOutcome } from "./store.ts";
@@ -53,6 +53,9 @@ export async function beginConfig(
   // one-line routes, not every route
   const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir], opts.ask !== undefined);
   if (opts.approve && approvals.lost && !opts.ask) opts.warn(APPROVE_LEAVES_LOST);
+  // said before the files load: an unapproved base_url there ends the run (exit 2) with no other word of the loss
+  if (!opts.ask && !approvals.lost && keepsLoss(approvals.record, [here.userConfig, here.projectConfig]))
+    opts.warn(keptLossNotice(here.approvalsFile, here.sessionsDir));
   // read before the trust question: this run's own answer is no sign that the project's .hey/config.toml was ever there
   const projectAnswered = approvals.lost === true && answered(here);
   const at = withRecordAbove(here, approvals.record, approvals.lost); // the record's configs above, which no move of the project drops

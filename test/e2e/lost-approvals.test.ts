@@ -132,6 +132,10 @@ test("a CI job that keeps its state and lost the record is told the ways out it 
   const kept = await hey(["-m", "m1", "-p", "count"], { ...fromEnv(), CI: "true" });
   expect(kept.stderr).toContain(`the approvals record still holds that an earlier record was removed`);
   expect(kept.stderr).toContain(exits);
+  // the configured provider, whose base_url waits for a yes too: the run ends (exit 2), the ways out said first
+  const ended = await hey(["-p", "count"], { CI: "true" });
+  expect(ended.code).toBe(2);
+  expect(ended.stderr).toContain(exits);
   // and the way out works: both removed, the next run is a first run, and the allow list counts
   rmSync(record());
   rmSync(sessions(), { recursive: true });
