@@ -105,6 +105,13 @@ testNeeding(["git"])("a `.hey/` that is a link (one shared by checkouts): its de
   const second = await hey(["-p", "push it"]);
   expect(second.code).toBe(0);
   expect(scripted.results()).toEqual([REFUSED]);
+
+  // the link removed (as `rm ../../.hey` would): found gone by the path it had, and its entries still apply
+  rmSync(join(root, ".hey"));
+  scripted.calls = [["bash", { command: "echo PUSHED1" }]];
+  const unlinked = await hey(["-p", "push it"]);
+  expect(scripted.results()).toEqual([REFUSED]);
+  expect(unlinked.stderr).toContain(`${join(root, ".hey", "config.toml")} is gone; its deny entries recorded (it is above this project) still apply`);
 });
 
 testNeeding(["git"])("after a removed approvals record, the deny entries above a moved git root still apply, and the rewritten record keeps them", async () => {
