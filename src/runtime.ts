@@ -257,8 +257,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         // an /effort choice outlives a reload that leaves effort alone
         agent.switchModel(nextProvider, s.effort === current.effort ? { ...next, ...(effort === undefined ? {} : { effort }) } : next);
         if (s.effort === current.effort) agent.setEffort(effort);
-        const { approvals, project, warn, oneShot } = parts;
-        await recordOnAnswer(approvals, () => recordApprovals(decided, approvals, project.trustFile, warn, !oneShot), yes);
+        await recordOnAnswer(parts.approvals, () => recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot), yes);
       },
     };
   };
@@ -372,7 +371,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       pending = { report: { ...report, changes: [...earlier, ...report.changes], ...(kept ? { note: kept } : {}) }, before };
       return report;
     },
-    setTrust: (trusted, ask) => setSessionTrust(parts, trusted, ask),
+    setTrust: (trusted, ask) =>
+      setSessionTrust(parts, trusted, ask, () => recordApprovals(live.config, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot)),
     leftOut: () => leftOutNotice(parts.trust, parts.project.root, parts.oneShot),
     withheldServers: withheld,
     requestNote(tools) {

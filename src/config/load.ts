@@ -2,7 +2,7 @@
 // of each; one file read and parsed is config/read-layer.ts's. Everything after parsing — merging,
 // checking, precedence, messages — is config/resolve.ts's.
 import { accessSync, constants, existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
@@ -219,7 +219,7 @@ function reachable(dir: string): boolean {
 
 /**
  * A guarded file's record keys: its real path, and the path hey read it by when that differs (a
- * link) — recorded too, so the file is found gone after the link went. `lost`: gone, and what it
+ * link, of the file or of its folder) — recorded too, so the file is found gone after the link went. `lost`: gone, and what it
  * set unknown: the record removed, or rewritten since with RECORD_LOST; `untrusted`: an untrusted
  * project's file, of which only the deny entries were weighed; `outer`: a file above the project
  * (Places.outerConfigs), of which likewise. Those two only of the deny-only layer (projectDenyLayer),
@@ -227,7 +227,8 @@ function reachable(dir: string): boolean {
  */
 function keysOf(source: string, opts: LoadOptions, denyOnly: "untrusted" | "outer" | undefined): GuardKeys {
   const key = recordKey(source);
-  const alias = pathKey(source);
+  // a linked file's own path; else, its folder a link (a `.hey/` shared from dotfiles), the path the file has once that link goes
+  const alias = [pathKey(source), join(pathKey(dirname(source)), basename(source))].find((k) => k !== key) ?? key;
   const recorded = opts.approvals?.configs[key] ?? opts.approvals?.configs[alias];
   return {
     key,

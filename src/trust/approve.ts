@@ -7,7 +7,7 @@ import { earlierRunTrace, readApprovalsForRun, updateApprovals } from "../config
 import { emptyApprovals, withConfigs, withInstructions, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
 import type { LoadedConfig } from "../config/load.ts";
-import { seedMainCheckout } from "../config/record-key.ts";
+import { recordedFor, seedMainCheckout } from "../config/record-key.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, readAnswer, type Widening } from "./policy.ts";
 import { listsSet } from "../config/control-files.ts";
@@ -44,14 +44,15 @@ export interface ApprovalState extends InstructionState {
 /**
  * Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten
  * when hey records next. None while one of `traces` shows hey ran before (config/approval-store.ts
- * earlierRunTrace): the record was removed, which is said to `warn`, and an empty one stands in
+ * earlierRunTrace): the record was removed, which is said to `warn` (not `interactive`: with the ways
+ * out that need no terminal), and an empty one stands in
  * (`lost`) until the user's yes at the question or the model's first answer rewrites it.
  */
-export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = []): ApprovalState {
+export function readApprovalState(file: string, warn: (message: string) => void, traces: readonly string[] = [], interactive = true): ApprovalState {
   const record = readApprovalsForRun(file, warn);
   const trace = record === undefined ? earlierRunTrace(traces) : undefined;
   if (trace === undefined) return { record, file };
-  warn(lostRecordNotice(file, trace));
+  warn(lostRecordNotice(file, trace, interactive));
   // nothing of the user's instruction files counts as approved either: the next run with a list asks about each
   return { record: { ...emptyApprovals(), instructions: {} }, file, lost: true };
 }
@@ -219,6 +220,10 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
     ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
   };
 }
+
+/** Whether `record` still keeps a removed record's loss of one of `files` (config/vanished.ts RECORD_LOST): its allow list waits for a yes. */
+export const keepsLoss = (record: Approvals | undefined, files: readonly string[]): boolean =>
+  record !== undefined && files.some((file) => recordedFor(record, file)?.allow?.includes(ALLOWS_NOTHING));
 
 /** Whether the user said yes at decideWidenings' question: `before` held widenings, `after` (what it returned) none. */
 export const saidYes = (before: LoadedConfig, after: LoadedConfig, servers = true): boolean =>

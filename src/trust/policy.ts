@@ -264,13 +264,27 @@ function goneNotice(w: Widening, asked: boolean): string {
  * and nothing in the user's and a trusted project's files counts as approved (config/vanished.ts
  * RECORD_LOST) until the user's yes at the interactive question.
  */
-export function lostRecordNotice(record: string, trace: string): string {
-  return `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed, so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run \`hey\` at a terminal and answer its question`;
+export function lostRecordNotice(record: string, trace: string, interactive = true): string {
+  const exits = interactive ? "" : `; ${lostRecordExits(record, trace)}`;
+  return `${visible(record)} is missing, though hey ran here before (${visible(trace)}): it was removed, so nothing in your config files counts as approved and no tool call runs by their allow lists (read-only commands still run; a --config file you name is taken as it is) until you confirm the files: run \`hey\` at a terminal and answer its question${exits}`;
+}
+
+/**
+ * The ways out of a removed record's loss where no terminal will ever answer (a CI job that keeps
+ * its state): `record` (approvals.json) and `sessions` go together. Rewritten once, the record keeps
+ * the loss, so removing it alone brings the loss back; the agent cannot write it, so this is no route of its.
+ */
+export function lostRecordExits(record: string, sessions: string): string {
+  return `without a terminal (CI), restore ${visible(record)} together with ${visible(sessions)} as they were kept, or remove both for a first run, which takes your config files as they are`;
 }
 
 /** A removed record and `--approve` in a run that asks nothing: what the flag does not do (only a person's yes at the question confirms the files). */
 export const APPROVE_LEAVES_LOST =
-  "--approve does not confirm your config files after a removed approvals record (a flag is as easy for the agent to pass as for you): it trusts the project for this run alone; run `hey` at a terminal and answer its question to confirm them";
+  "--approve does not confirm your config files after a removed approvals record (a flag is as easy for the agent to pass as for you): it trusts the project for this run alone; run `hey` at a terminal and answer its question to confirm them, or, without one, restore or remove the record with the sessions as said above";
+
+/** A run without a terminal whose record still keeps a removed record's loss (config/vanished.ts RECORD_LOST): what ends it there. */
+export const keptLossNotice = (record: string, sessions: string) =>
+  `the approvals record still holds that an earlier record was removed: your config files' allow lists wait for your yes at a terminal; ${lostRecordExits(record, sessions)}`;
 
 /** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */
 export const APPROVE_LEAVES =

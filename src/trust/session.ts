@@ -6,7 +6,8 @@
 // approved there.
 import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
-import { rereadApprovals, type ApprovalState } from "./approve.ts";
+import type { Approvals } from "../config/approvals.ts";
+import { recordOnAnswer, rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
 import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice } from "./policy.ts";
 import { movedFrom } from "../fs/work-dir.ts";
@@ -24,24 +25,31 @@ export interface SessionTrust {
 /**
  * `/trust` (true) and `/untrust` (false). Trusting a project whose files would run or redirect
  * something asks first with `ask`, listing each (none given: nothing is recorded); a yes records
- * the trust and approves the files as listed. Returns what to tell the user; throws when the
- * records cannot be written.
+ * the trust and approves the files as listed. `record`: writes the approvals record as the run
+ * uses its files (recordApprovals), at once after a yes while the record is a removed one's
+ * stand-in. Returns what to tell the user; throws when the records cannot be written.
  */
 export async function setSessionTrust(
   parts: SessionTrust,
   trusted: boolean,
   ask: ((question: string) => Promise<string | undefined>) | undefined,
+  record?: () => Promise<Approvals>,
 ): Promise<string> {
   // the trust would be a ghost's, made at the old path; taking it away makes nothing there, and leaves no trust for what came in its place
   const told: string[] = [];
   const moved = trusted && parts.project.cwd && movedFrom(parts.project.cwd, (line) => told.push(line));
   if (moved) return `/trust recorded nothing: ${moved}`;
-  const said = await changeTrust(parts, trusted, ask);
+  const said = await changeTrust(parts, trusted, ask, record);
   return told.length === 0 ? said : `${told[0]}\n${said}`;
 }
 
 /** setSessionTrust's change, once the project is known to be the one hey started in (or trust is taken away). */
-async function changeTrust(parts: SessionTrust, trusted: boolean, ask: ((question: string) => Promise<string | undefined>) | undefined): Promise<string> {
+async function changeTrust(
+  parts: SessionTrust,
+  trusted: boolean,
+  ask: ((question: string) => Promise<string | undefined>) | undefined,
+  record: (() => Promise<Approvals>) | undefined,
+): Promise<string> {
   const { root, trustFile } = parts.project;
   const { files, problems } = readProjectFiles(parts.project);
   const effects = trusted ? effectLines(files) : [];
@@ -53,6 +61,9 @@ async function changeTrust(parts: SessionTrust, trusted: boolean, ask: ((questio
   }
   await trustProject(parts.project, trusted, files);
   keepWhileLost(parts.approvals, projectKey(root), trusted);
+  // after a removed record the yes is the user's act, written at once as the start's trust yes is (run.ts): a
+  // session quit before the model answers would else leave it in trust.json alone, and the next start asks again
+  if (trusted && parts.approvals.lost && record) await recordOnAnswer(parts.approvals, record, true);
   rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
   parts.trust.trusted = trusted;
   parts.trust.provisional = false;

@@ -1,15 +1,17 @@
 // What every command of hey starts from (SPEC §3, §15, issue 24): whether the project is trusted,
 // what the user approved so far, and the configuration read accordingly. A run, `hey doctor` and
 // `hey mcp` take the same steps; only the interactive prompt asks (`ask`).
+import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { loadLayer } from "../config/read-layer.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags } from "../config/settings.ts";
 import { isTable } from "../config/table.ts";
 import type { Approvals } from "../config/approvals.ts";
+import { pathKey, recordKey } from "../config/record-key.ts";
 import { withRecordedAbove, type Places } from "../fs/places.ts";
-import { readApprovalState, type ApprovalState } from "./approve.ts";
-import { APPROVE_LEAVES_LOST, unloadedProviderHint } from "./policy.ts";
+import { keepsLoss, readApprovalState, type ApprovalState } from "./approve.ts";
+import { APPROVE_LEAVES_LOST, keptLossNotice, unloadedProviderHint } from "./policy.ts";
 import { peerProviderHint } from "../peers/found.ts";
 import { agentCommand } from "../agent-mark.ts";
 import { projectKey, readTrust, settleTrust, type TrustOutcome } from "./store.ts";
@@ -49,11 +51,14 @@ export async function beginConfig(
   // with an unrestricted shell could still drive the prompt itself through a pseudo-terminal, timing its "y" after
   // the question shows (ask.ts drops keys typed before it): no program tells that from a person, so this closes the
   // one-line routes, not every route
-  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir]);
+  const approvals = readApprovalState(here.approvalsFile, opts.warn, [here.sessionsDir], opts.ask !== undefined);
   if (opts.approve && approvals.lost && !opts.ask) opts.warn(APPROVE_LEAVES_LOST);
+  // said before the files load: an unapproved base_url there ends the run (exit 2) with no other word of the loss
+  if (!opts.ask && !approvals.lost && keepsLoss(approvals.record, [here.userConfig, here.projectConfig]))
+    opts.warn(keptLossNotice(here.approvalsFile, here.sessionsDir));
   // read before the trust question: this run's own answer is no sign that the project's .hey/config.toml was ever there
   const projectAnswered = approvals.lost === true && answered(here);
-  const at = withRecordAbove(here, approvals.record); // the record's configs above, which no move of the project drops
+  const at = withRecordAbove(here, approvals.record, approvals.lost); // the record's configs above, which no move of the project drops
   const { ask } = opts;
   const trust = await settleTrust({
     here,
@@ -87,10 +92,18 @@ export async function beginConfig(
   }
 }
 
-/** `here` whose outerConfigs take in every config above the launch directory of which `record` holds deny entries. */
-function withRecordAbove(here: Places, record: Approvals | undefined): Places {
-  const denies = (path: string) => (record?.configs[path]?.deny?.length ?? 0) > 0;
-  return { ...here, outerConfigs: withRecordedAbove(here.outerConfigs, here.cwd, here.root, here.home, denies) };
+/**
+ * `here` whose outerConfigs take in every config above the launch directory of which `record` holds
+ * deny entries, looked up by the record's keys (config/record-key.ts): a `.hey/` that is a link
+ * (dotfiles, stow) is recorded by its real path, never by the path written here. After a removed
+ * record (`lost`) what it held cannot be known: every config there is on the way up to home is taken
+ * instead, as deny-only — they only narrow, and the record this run writes then keeps their entries,
+ * where else a git root the agent moved would drop them for good.
+ */
+function withRecordAbove(here: Places, record: Approvals | undefined, lost: boolean | undefined): Places {
+  const denies = (path: string) => [recordKey(path), pathKey(path)].some((key) => (record?.configs[key]?.deny?.length ?? 0) > 0);
+  const above = lost ? (path: string) => existsSync(path) : denies;
+  return { ...here, outerConfigs: withRecordedAbove(here.outerConfigs, here.cwd, here.root, here.home, above) };
 }
 
 /** Whether trust.json holds an answer for the project: it was trusted once, so its `.hey/config.toml` may have been there. */

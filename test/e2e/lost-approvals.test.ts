@@ -3,8 +3,9 @@
 // live with the record, tell that hey ran before — saved outputs in a cache restored apart (CI) do
 // not lock a run out — and only a yes at the interactive question confirms the files: `--approve`
 // does not, with CI set or at a pseudo-terminal alike, and `hey doctor --approve` says what a run
-// does; a run the model never answered rewrites no record, but a yes at the trust question is kept.
-// One-shot runs of dist/hey, and the REPL in tmux.
+// does; a run the model never answered rewrites no record, but a yes at the trust question or to
+// /trust is kept. A run without a terminal names the ways out a CI job has: the record restored with
+// the sessions, or both removed. One-shot runs of dist/hey, and the REPL in tmux.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -120,6 +121,29 @@ test("--approve with CI set confirms nothing after a removed record: the call is
   expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
 });
 
+test("a CI job that keeps its state and lost the record is told the ways out it has: restore the record with the sessions, or remove both", async () => {
+  await recordRemoved('[permission]\nallow = ["bash: seq *"]\n');
+  const exits = `without a terminal (CI), restore ${record()} together with ${sessions()} as they were kept, or remove both for a first run`;
+  scripted.calls = [["bash", { command: "seq 1 3" }]];
+  const lost = await hey(["-m", "m1", "-p", "--approve", "count"], { ...fromEnv(), CI: "true" });
+  expect(lost.stderr).toContain(exits);
+  expect(scripted.results()[0]).toStartWith("blocked by permission rules:");
+  // the record is written again, keeping the loss: each later run says the same ways out
+  const kept = await hey(["-m", "m1", "-p", "count"], { ...fromEnv(), CI: "true" });
+  expect(kept.stderr).toContain(`the approvals record still holds that an earlier record was removed`);
+  expect(kept.stderr).toContain(exits);
+  // the configured provider, whose base_url waits for a yes too: the run ends (exit 2), the ways out said first
+  const ended = await hey(["-p", "count"], { CI: "true" });
+  expect(ended.code).toBe(2);
+  expect(ended.stderr).toContain(exits);
+  // and the way out works: both removed, the next run is a first run, and the allow list counts
+  rmSync(record());
+  rmSync(sessions(), { recursive: true });
+  const first = await hey(["-m", "m1", "-p", "count"], { ...fromEnv(), CI: "true" });
+  expect(first.stderr).not.toContain("removed");
+  expect(scripted.results()[0]).toContain("3");
+});
+
 testNeeding(["script"])(
   "--approve at a pseudo-terminal (script, as the agent can make one) confirms nothing after a removed record; hey doctor --approve there says the same",
   async () => {
@@ -210,6 +234,37 @@ test("after a removed record, a yes to the trust question is recorded at once: k
     expect(r.stderr).not.toContain("missing");
     expect(r.stderr).not.toContain("trust.json trusts");
     expect(r.stderr).not.toContain("not loaded");
+  } finally {
+    await term.close();
+  }
+});
+
+test("after a removed record, a yes to /trust is recorded at once: kept when the session ends before the model answers, and the next start asks nothing", async () => {
+  const dead = "http://127.0.0.1:47622/v1"; // nothing listens there: the model never answers
+  const state = "$HOME/.local/state/hey";
+  const before = `mkdir -p ${state}/sessions && echo '{}' > ${state}/sessions/old.jsonl && echo '{"mcpServers":{"fs":{"command":"true"}}}' > .mcp.json && git init -q`;
+  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  try {
+    await term.waitFor("Trust this project? (y/N)");
+    await term.keys("Enter"); // not now: nothing recorded
+    await term.waitFor("Use this change? (y/N)");
+    await term.type("n");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/trust");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("Trust this project? (y/N)"));
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor("is trusted now");
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+    const kept = JSON.parse(readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8")) as { trusted: string[] };
+    expect(kept.trusted).toHaveLength(1);
+    const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
+    expect(r.stderr).not.toContain("missing");
+    expect(r.stderr).not.toContain("trust.json trusts");
   } finally {
     await term.close();
   }

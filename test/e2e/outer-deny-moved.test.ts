@@ -1,9 +1,10 @@
 // Through dist/hey, a sequence of runs in which the agent moves what bounds the search for configs
 // above the project (x152 #1, #2): a `git init` of a package, or, with no git, a skill written from a
 // subdirectory. The deny entries the approvals record holds of a config above the start directory
-// keep refusing at the next start, whatever `.git` or project root now lies between.
+// keep refusing at the next start, whatever `.git` or project root now lies between — also when the
+// `.hey/` above is a link, and after the approvals record was removed (x156 #1, #2).
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -79,4 +80,66 @@ test("with no git, a skill written from a subdirectory leaves the parent's deny 
   expect(second.code).toBe(0);
   expect(scripted.results()).toEqual([REFUSED]);
   expect(second.stderr).toContain(`deny entries of ../.hey/config.toml apply too: it is above this project (${a})`);
+});
+
+testNeeding(["git"])("a `.hey/` that is a link (one shared by checkouts): its deny entries still apply after `git init` of the package", async () => {
+  const root = realpathSync(scripted.project.path);
+  mkdirSync(join(root, ".git"));
+  write(join(root, "dotfiles-hey", "config.toml"), DENY);
+  symlinkSync(join(root, "dotfiles-hey"), join(root, ".hey"));
+  write(join(root, "web", ".hey", "skills", "x", "SKILL.md"), SKILL);
+  const src = join(root, "web", "src");
+  mkdirSync(src);
+  scripted.userConfig("");
+  const hey = (args: string[]) => runHey(args, { cwd: src, env: { HOME: scripted.home.path } });
+
+  scripted.calls = [
+    ["bash", { command: "git init -q .. && echo made" }],
+    ["bash", { command: "echo PUSHED0" }],
+  ];
+  expect((await hey(["-p", "make web a repository"])).code).toBe(0);
+  expect(scripted.results()[1]).toContain("matches deny entry `bash: echo PUSHED*`");
+
+  // the record keys the file by its real path (dotfiles-hey/), never by the .hey/ link's
+  scripted.calls = [["bash", { command: "echo PUSHED1" }]];
+  const second = await hey(["-p", "push it"]);
+  expect(second.code).toBe(0);
+  expect(scripted.results()).toEqual([REFUSED]);
+
+  // the link removed (as `rm ../../.hey` would): found gone by the path it had, and its entries still apply
+  rmSync(join(root, ".hey"));
+  scripted.calls = [["bash", { command: "echo PUSHED1" }]];
+  const unlinked = await hey(["-p", "push it"]);
+  expect(scripted.results()).toEqual([REFUSED]);
+  expect(unlinked.stderr).toContain(`${join(root, ".hey", "config.toml")} is gone; its deny entries recorded (it is above this project) still apply`);
+});
+
+testNeeding(["git"])("after a removed approvals record, the deny entries above a moved git root still apply, and the rewritten record keeps them", async () => {
+  const root = realpathSync(scripted.project.path);
+  mkdirSync(join(root, ".git"));
+  write(join(root, ".hey", "config.toml"), DENY);
+  write(join(root, "web", ".hey", "skills", "x", "SKILL.md"), SKILL);
+  const src = join(root, "web", "src");
+  mkdirSync(src);
+  scripted.userConfig("");
+  const record = join(scripted.home.path, ".local", "state", "hey", "approvals.json");
+  // the provider from the environment: after a removed record the user config's base_url waits for a yes
+  const hey = (args: string[]) => runHey(["-m", "m1", ...args], { cwd: src, env: { HOME: scripted.home.path, HEY_BASE_URL: scripted.model.baseUrl } });
+
+  scripted.calls = [
+    ["bash", { command: "git init -q .. && echo made" }],
+    ["bash", { command: "echo PUSHED0" }],
+  ];
+  expect((await hey(["-p", "make web a repository"])).code).toBe(0);
+  rmSync(record); // the sessions are kept: hey ran here before
+
+  scripted.calls = [["bash", { command: "echo PUSHED1" }]];
+  const lost = await hey(["-p", "push it"]);
+  expect(lost.stderr).toContain("approvals.json is missing");
+  expect(scripted.results()).toEqual([REFUSED]);
+  expect(Object.keys(JSON.parse(readFileSync(record, "utf8")).configs)).toContain(join(root, ".hey", "config.toml"));
+
+  scripted.calls = [["bash", { command: "echo PUSHED1" }]];
+  expect((await hey(["-p", "push it"])).code).toBe(0);
+  expect(scripted.results()).toEqual([REFUSED]);
 });

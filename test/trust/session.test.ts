@@ -116,6 +116,16 @@ test("/trust in a session that found the approvals record removed, before the mo
   expect(readApprovals(parts.approvals.file)?.trusted).toEqual([root]);
 });
 
+test("/trust's yes in a session that found the approvals record removed is written at once: quitting before the model answers keeps it", async () => {
+  writeFileSync(join(root, ".mcp.json"), server("db"));
+  parts.approvals = { record: emptyApprovals(), file: parts.approvals.file, lost: true };
+  const record = () => recordApprovals({ guards: [] } as unknown as LoadedConfig, parts.approvals, parts.project.trustFile, () => {});
+  await setSessionTrust(parts, true, async () => "y", record);
+  // no model answer, no /reload: the session ends here, and the next start reads this record
+  expect(readApprovals(parts.approvals.file)?.trusted).toEqual([root]);
+  expect(parts.approvals.lost).toBeUndefined();
+});
+
 describe("a project that grew in the session", () => {
   const settle = (approve = false, interactive = true) =>
     settleTrust({

@@ -189,7 +189,7 @@ test.each([
   const run = await start(undefined, true);
   expect(run.permission.allow).toEqual([ALLOWS_NOTHING]);
   expect(run.said).toContain(
-    "--approve does not confirm your config files after a removed approvals record (a flag is as easy for the agent to pass as for you): it trusts the project for this run alone; run `hey` at a terminal and answer its question to confirm them",
+    "--approve does not confirm your config files after a removed approvals record (a flag is as easy for the agent to pass as for you): it trusts the project for this run alone; run `hey` at a terminal and answer its question to confirm them, or, without one, restore or remove the record with the sessions as said above",
   );
   expect(run.said.join("\n")).not.toContain("--approve confirms");
   expect(record().configs[here.userConfig]?.allow).toEqual([ALLOWS_NOTHING]);
