@@ -71,7 +71,7 @@ export interface AgentParts {
   cache?: {
     upTo: number;
     at: number;
-    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; model?: string }>;
+    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string }>;
     model?: string | undefined;
   };
   /**

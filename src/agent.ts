@@ -17,10 +17,10 @@ import {
   type ModelCache,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { replayCache } from "./context/replay-cache.ts";
+import { replayCache, usageFacts } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
-import { fixedHash, fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
+import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
@@ -104,8 +104,8 @@ export function createAgent(parts: AgentParts): Agent {
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
   let cutInput = false;
-  /** the request being made asked for a summary that failed: the trim stood (its usage says so, for `hey -c`'s replay) */
-  let summaryFailedNow = false;
+  /** the request being made asked for a summary that failed: the trim stood; it went with every rewrite due (both in its usage, for `hey -c`'s replay) */
+  let [summaryFailedNow, rebuiltNow] = [false, false];
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -121,10 +121,7 @@ export function createAgent(parts: AgentParts): Agent {
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
-        const cache = {
-          ...(compaction.sent ? { fixed_hash: fixedHash(compaction.sent.fixed) } : {}),
-          ...(summaryFailedNow ? { summary_failed: true as const } : {}),
-        };
+        const cache = usageFacts(compaction.sent, summaryFailedNow, rebuiltNow);
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...cache });
       }
       if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
@@ -221,6 +218,7 @@ export function createAgent(parts: AgentParts): Agent {
           const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };
           summaryFailedNow = false; // sent as built now, deterministically
           const prepared = await prepare(sendable(), prepareDeps(quiet, request.tools), signal, { deterministic: true });
+          rebuiltNow = compaction.rewriteUpTo === sendable().length;
           request = {
             ...request,
             system: prepared.system,
@@ -301,6 +299,7 @@ export function createAgent(parts: AgentParts): Agent {
             throw e;
           },
         );
+        rebuiltNow = compaction.rewriteUpTo === history.length;
         if (handedOn) spent(handedOn);
         handedOn = undefined;
         if (prepared.usage) spent(prepared.usage);

@@ -3,7 +3,7 @@
 // the last request's prefix. Pure.
 import type { Message } from "../kernel/ir.ts";
 import { seenIn } from "./cut-notice.ts";
-import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps } from "./compaction.ts";
+import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import { fixedHash } from "./window.ts";
 
 /**
@@ -23,7 +23,7 @@ export function replayCache(
   from: {
     upTo: number;
     at: number;
-    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; model?: string }>;
+    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string }>;
     model?: string;
   },
 ): void {
@@ -58,7 +58,13 @@ export function replayCache(
     // Its usage says so; in an older session's, a due one is taken as failed (a hand-off past the token cap asks for none)
     const due = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, current, budgetTokens);
     const failed = recorded === undefined ? due : answer?.failed === true;
-    const { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
+    let { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
+    // what the request really sent, where its usage says: a run may have found this model's cache cold where the replay
+    // cannot tell (a /model to it in a run resumed on another), and a guess that differs rewrites what it sent (x154 #2)
+    if (answer?.rebuilt !== undefined && answer.rebuilt !== (upTo === h)) {
+      upTo = answer.rebuilt || state.rewriteUpTo === undefined ? h : state.rewriteUpTo;
+      view = build(upTo);
+    }
     if (failed) state.summaryFailed = true;
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
@@ -68,3 +74,14 @@ export function replayCache(
   }
   state.tokensPerChar = ratio;
 }
+
+/**
+ * What a request's usage entry keeps for the replay (Output `usage`): the hash of the system prompt
+ * and tools it was `sent` with, whether its summary `failed`, whether it went with every rewrite due
+ * (`rebuilt`: its ContextInput.rewriteUpTo was its whole history).
+ */
+export const usageFacts = (sent: CompactionState["sent"], failed: boolean, rebuilt: boolean) => ({
+  ...(sent ? { fixed_hash: fixedHash(sent.fixed) } : {}),
+  ...(failed ? { summary_failed: true as const } : {}),
+  rebuilt,
+});

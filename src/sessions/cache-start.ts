@@ -20,6 +20,8 @@ export interface Answered {
   fixed?: string;
   /** its summary was asked for and failed: the trim stood (sessions without `fixed` do not say) */
   failed?: true;
+  /** its earlier messages went with every rewrite due up to it (Output `usage` rebuilt); older sessions do not say */
+  rebuilt?: boolean;
   /** the model it was sent to, `provider/model`: the newest model entry before it (unset before any) */
   model?: string;
 }

@@ -201,7 +201,12 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       tokensPerChar ??= e.tokens_per_char;
       if (e.tokens_per_char !== undefined) for (const a of unrated) a.ratio = e.tokens_per_char;
       unrated = [];
-      used = { at: idTime(e.id), ...(e.fixed_hash ? { fixed: e.fixed_hash } : {}), ...(e.summary_failed ? { failed: true } : {}) };
+      used = {
+        at: idTime(e.id),
+        ...(e.fixed_hash ? { fixed: e.fixed_hash } : {}),
+        ...(e.summary_failed ? { failed: true } : {}),
+        ...(e.rebuilt === undefined ? {} : { rebuilt: e.rebuilt }),
+      };
       lastAt ??= used.at;
       cache.usage(found.length);
     };
