@@ -173,3 +173,36 @@ test("a run that hands off at its token cap over the budget asked for no summary
   expect(first.note ?? "").not.toContain("use compress");
   expectPrefix(first.messages, handOff.messages);
 });
+
+test("hey -c -m model-a after a run on model-b goes on from model-a's own last request, and the next hey -c from that run's (x154 #2)", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([...reads(3), { text: "done" }], id, { model: "model-b", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  await b.agent.send("go on", signal());
+  b.session.close();
+
+  const c = run([...reads(3), { text: "done" }], id, { model: "model-a", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  await c.agent.send("and on", signal());
+  c.session.close();
+  // model-a's cache still holds its last request: the run back on it extends that, it does not rewrite what was deferred
+  expectPrefix(c.provider.requests[0]!.messages, a.provider.requests.at(-1)!.messages);
+  expect(pruned(c.provider.requests[0]!.messages)).toBe(0);
+  expectPrefix(await resume(id, { model: "model-a" }), c.provider.requests.at(-1)!.messages);
+});
+
+test("a /model back to a model in a run resumed on another finds its cache cold, and the next hey -c repeats what it sent", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([{ text: "ok" }], id, { model: "model-b", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  await b.agent.send("go on", signal());
+  const back = fakeProvider([...reads(3), { text: "done" }], { model: "model-a" });
+  b.agent.switchModel(back, settingsOf("model-a"));
+  await b.agent.send("and on", signal());
+  b.session.close();
+  expect(pruned(back.requests[0]!.messages)).toBeGreaterThan(0); // this run had not used model-a: its first request rewrote
+  expectPrefix(await resume(id, { model: "model-a" }), back.requests.at(-1)!.messages);
+});
