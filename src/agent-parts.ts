@@ -65,14 +65,14 @@ export interface AgentParts {
    * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
    * the cache's lifetime its first request judges rewrites as the last request before it did, so
    * the provider's cached prefix still serves; `answers`: by each answer's id, when it came, the estimate's ratio its request
-   * was built with and the model it was sent to (`provider/model`); `model`: the one whose requests are replayed, the others
-   * passed over as each model's cache is its own. Without them every request is replayed into this model's cache
+   * was built with and the model it was sent to (`provider/model`): each model's requests are replayed before its first
+   * request in the run (the run's model, a /model or fallback to another), the others passed over as each model's cache
+   * is its own. Without them every request is replayed into each model's cache
    */
   cache?: {
     upTo: number;
     at: number;
     answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string }>;
-    model?: string | undefined;
   };
   /**
    * the next model to go on with when the one in use gave up on a request (LoopDeps.fallback): its

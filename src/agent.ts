@@ -86,7 +86,9 @@ export function createAgent(parts: AgentParts): Agent {
   const compaction = newCompactionState(parts.summaries, parts.tokensPerChar);
   compaction.window = parts.window;
   if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
-  let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
+  // the session resumed: each model it used goes on from its last request there, replayed before its first request in this run (x154 #2)
+  const resumed = parts.cache && parts.cache.upTo <= messages.length ? { ...parts.cache, upTo: keptOf(messages, parts.cache.upTo) } : undefined;
+  const [loaded, replayed] = [withoutRefused(messages).length, new Set<string>()]; // the messages it held (as requests carry them); the models replayed
   let { settings } = parts;
   // every request, the loop's and a summary's, waits for the session file's sync a step's was queued behind: a power cut loses one step at most
   let provider = syncedFirst(parts.provider);
@@ -121,8 +123,7 @@ export function createAgent(parts: AgentParts): Agent {
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
-        const cache = usageFacts(compaction.sent, summaryFailedNow, rebuiltNow);
-        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...cache });
+        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...usageFacts(compaction.sent, summaryFailedNow, rebuiltNow) });
       }
       if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
       if (event.type === "message" && event.message.role === "assistant") made = cacheOf(compaction);
@@ -284,9 +285,9 @@ export function createAgent(parts: AgentParts): Agent {
         offered = tools;
         await useServerWindow();
         // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
-        if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
-        if (resumedCache) made = cacheOf(compaction);
-        resumedCache = undefined;
+        const model = modelKey(settings.model);
+        if (resumed && !replayed.has(model)) replayCache(history.slice(0, loaded), prepareDeps(counted, tools), { ...resumed, model });
+        if (resumed && !replayed.has(model)) (made = cacheOf(compaction)), replayed.add(model);
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context

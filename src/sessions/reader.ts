@@ -134,11 +134,10 @@ export interface LoadedSession {
   /**
    * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for
    * rewrites since then, and its last request was made at `at` (ms since the epoch); `answers`: by the
-   * id of each request's answer, when it came, the estimate's ratio the request was built with and its model;
-   * `model`: the session's (`model`), the one replayed (context/replay-cache.ts).
-   * Undefined when the lines read do not tell.
+   * id of each request's answer, when it came, the estimate's ratio the request was built with and its model
+   * (the replay takes each model's own: context/replay-cache.ts). Undefined when the lines read do not tell.
    */
-  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered>; model: string | undefined };
+  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered> };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
@@ -360,9 +359,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       torn,
       path,
       bytes: size,
-      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined
-        ? { cache: { upTo, at: lastAt, answers, model: model && `${model.provider}/${model.model}` } }
-        : {}),
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, answers } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
       ...(endedJobs ? { endedJobs } : {}),
       ...(plan === undefined ? {} : { plan }),

@@ -9,11 +9,11 @@ import { heyNote } from "../kernel/user-notes.ts";
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
  * `provider`/`model`: the windows a context-length error taught its models (this one's first); the
  * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it. The prompt
- * cache's state of this model, whichever the session ended on: its requests are replayed, other
- * models' passed over (context/replay-cache.ts), so `hey -c -m A` after a run on B goes on from A's
- * last request as a `/model` back to A within a run does (agent.ts switchModel), cached within the
- * lifetime, else rebuilt; a model the session never used starts cold, its first request rewriting
- * what was deferred (x154 #2: it started cold whenever the session ended on another).
+ * cache's state whichever model the session ended on: the agent replays the requests of each model
+ * before its first request in the run, other models' passed over (context/replay-cache.ts), so
+ * `hey -c -m A` after a run on B goes on from A's last request as a `/model` back to A within a run
+ * does (agent.ts switchModel), cached within the lifetime, else rebuilt; a model the session never
+ * used starts cold, its first request rewriting what was deferred (x154 #2: A started cold).
  */
 export function resumedParts(session: LoadedSession, provider: string, model: string) {
   const window = learnedWindow(session, provider, model);
@@ -22,7 +22,7 @@ export function resumedParts(session: LoadedSession, provider: string, model: st
     summaries: session.summaries,
     ...(window ? { window } : {}),
     ...(session.windows ? { windows: session.windows } : {}),
-    ...(session.cache ? { cache: { ...session.cache, model: `${provider}/${model}` } } : {}),
+    ...(session.cache ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
   };
 }

@@ -192,7 +192,7 @@ test("hey -c -m model-a after a run on model-b goes on from model-a's own last r
   expectPrefix(await resume(id, { model: "model-a" }), c.provider.requests.at(-1)!.messages);
 });
 
-test("a /model back to a model in a run resumed on another finds its cache cold, and the next hey -c repeats what it sent", async () => {
+test("a /model back to a model in a run resumed on another goes on from that model's last request in the session", async () => {
   const id = newId();
   const a = run([...reads(5), { text: "done" }], id);
   await a.agent.send("look at a.ts", signal());
@@ -203,6 +203,21 @@ test("a /model back to a model in a run resumed on another finds its cache cold,
   b.agent.switchModel(back, settingsOf("model-a"));
   await b.agent.send("and on", signal());
   b.session.close();
-  expect(pruned(back.requests[0]!.messages)).toBeGreaterThan(0); // this run had not used model-a: its first request rewrote
+  expectPrefix(back.requests[0]!.messages, a.provider.requests.at(-1)!.messages); // model-a's cache, not rewritten
+  expect(pruned(back.requests[0]!.messages)).toBe(0);
   expectPrefix(await resume(id, { model: "model-a" }), back.requests.at(-1)!.messages);
+});
+
+test("hey -c follows what each request sent: a run that began without the session's cache state rewrote, and so does the replay", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  // an embedder going on with the messages only (lib.ts `history`), into the same session: its first request finds no cache to keep
+  const loaded = loadSession(`${dir.path}/${id}.jsonl`);
+  const b = run([...reads(3), { text: "done" }], id, { resumed: { ...loaded, cache: undefined } });
+  await b.agent.send("go on", signal());
+  b.session.close();
+  expect(pruned(b.provider.requests[0]!.messages)).toBeGreaterThan(0);
+  expectPrefix(await resume(id), b.provider.requests.at(-1)!.messages);
 });
