@@ -67,12 +67,14 @@ export interface AgentParts {
    * the provider's cached prefix still serves; `answers`: by each answer's id, when it came, the estimate's ratio its request
    * was built with and the model it was sent to (`provider/model`): each model's requests are replayed before its first
    * request in the run (the run's model, a /model or fallback to another), the others passed over as each model's cache
-   * is its own. Without them every request is replayed into each model's cache
+   * is its own. Without them every request is replayed into each model's cache; `starts`: by `provider/model`, where that
+   * model's cache began again later than `upTo` (a window it learned)
    */
   cache?: {
     upTo: number;
     at: number;
     answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string }>;
+    starts?: Record<string, number>;
   };
   /**
    * the next model to go on with when the one in use gave up on a request (LoopDeps.fallback): its

@@ -26,7 +26,7 @@ import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
-import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
+import { usageCounts, usageOf, type HandOffLimit, type Output } from "./kernel/output.ts";
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import { sleep } from "./kernel/sleep.ts";
@@ -87,7 +87,7 @@ export function createAgent(parts: AgentParts): Agent {
   compaction.window = parts.window;
   if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
   // the session resumed: each model it used goes on from its last request there, replayed before its first request in this run (x154 #2)
-  const resumed = parts.cache && parts.cache.upTo <= messages.length ? { ...parts.cache, upTo: keptOf(messages, parts.cache.upTo) } : undefined;
+  const resumed = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined;
   const [loaded, replayed] = [withoutRefused(messages).length, new Set<string>()]; // the messages it held (as requests carry them); the models replayed
   let { settings } = parts;
   // every request, the loop's and a summary's, waits for the session file's sync a step's was queued behind: a power cut loses one step at most
@@ -112,14 +112,7 @@ export function createAgent(parts: AgentParts): Agent {
   const counted: Output = {
     emit(event) {
       if (event.type === "usage") {
-        const u = {
-          input: event.input_tokens,
-          output: event.output_tokens,
-          cacheRead: event.cache_read_tokens,
-          cacheWrite: event.cache_write_tokens,
-          reasoning: event.reasoning_tokens,
-          ...(event.estimated ? { estimated: true as const } : {}),
-        };
+        const u = usageOf(event);
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
@@ -284,10 +277,13 @@ export function createAgent(parts: AgentParts): Agent {
         const tools = await parts.tools(s);
         offered = tools;
         await useServerWindow();
-        // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
         const model = modelKey(settings.model);
-        if (resumed && !replayed.has(model)) replayCache(history.slice(0, loaded), prepareDeps(counted, tools), { ...resumed, model });
-        if (resumed && !replayed.has(model)) (made = cacheOf(compaction)), replayed.add(model);
+        if (resumed && !replayed.has(model)) {
+          // its cache's start: the session's, or a later window of this model's (the session counted it over the whole history, refused exchanges too)
+          const upTo = keptOf(messages, Math.max(resumed.upTo, resumed.starts?.[model] ?? 0));
+          replayCache(history.slice(0, loaded), prepareDeps(counted, tools), { ...resumed, upTo, model }); // the messages it held, not this run's
+          (made = cacheOf(compaction)), replayed.add(model);
+        }
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context

@@ -206,6 +206,18 @@ export function usageCounts(u: Usage): UsageCounts {
   };
 }
 
+/** The Usage that `usageCounts` (or a usage entry of the session) holds. */
+export function usageOf(c: Omit<UsageCounts, "cache_hit_share">): Usage {
+  return {
+    input: c.input_tokens,
+    output: c.output_tokens,
+    cacheRead: c.cache_read_tokens,
+    cacheWrite: c.cache_write_tokens,
+    reasoning: c.reasoning_tokens,
+    ...(c.estimated ? { estimated: true as const } : {}),
+  };
+}
+
 /** The share of the input tokens read from the provider's prompt cache, to 3 decimals; 0 when none were sent. */
 export function cacheHitShare(u: { input: number; cacheRead: number }): number {
   return u.input > 0 ? Math.round((Math.min(u.cacheRead, u.input) / u.input) * 1000) / 1000 : 0;

@@ -1,6 +1,7 @@
 // What the earlier runs of a session cost (`/usage`), read from its file without decoding its messages.
 import { closeSync, constants, readSync } from "node:fs";
 import { addUsage, emptyUsage, type Usage } from "../kernel/ir.ts";
+import { usageOf } from "../kernel/output.ts";
 import { ENTRY_PREFIX, parseEntry } from "./format.ts";
 import { openSessionFile, TAIL_CHUNK } from "./lines.ts";
 
@@ -32,15 +33,7 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
         const end = view.indexOf(10, at + 1);
         const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
         if (parsed?.ok && parsed.entry.type === "usage") {
-          const e = parsed.entry;
-          last = {
-            input: e.input_tokens,
-            output: e.output_tokens,
-            cacheRead: e.cache_read_tokens,
-            cacheWrite: e.cache_write_tokens,
-            reasoning: e.reasoning_tokens,
-            ...(e.estimated ? { estimated: true as const } : {}),
-          };
+          last = usageOf(parsed.entry);
           usage = addUsage(usage, last);
           requests++;
         }

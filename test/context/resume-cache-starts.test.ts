@@ -221,3 +221,17 @@ test("hey -c follows what each request sent: a run that began without the sessio
   expect(pruned(b.provider.requests[0]!.messages)).toBeGreaterThan(0);
   expectPrefix(await resume(id), b.provider.requests.at(-1)!.messages);
 });
+
+test("hey -c -m model-a after a run on model-b whose server stated a window goes on from model-a's last request", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([{ text: "ok" }], id, { model: "model-b", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  b.session.emit({ type: "model", provider: "fake", model: "model-b", window: 200_000 }); // a local server's, stated each run
+  await b.agent.send("go on", signal());
+  b.session.close();
+  const c = await resumed(id, { model: "model-a" });
+  expectPrefix(c.messages, a.provider.requests.at(-1)!.messages);
+  expect(pruned(c.messages)).toBe(0);
+});
