@@ -17,13 +17,13 @@ import {
   type ModelCache,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { replayCache, usageFacts } from "./context/replay-cache.ts";
+import { resumedReplay, usageFacts } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
-import { keptOf, withoutRefused } from "./kernel/refusal.ts";
+import { withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, usageOf, type HandOffLimit, type Output } from "./kernel/output.ts";
@@ -86,9 +86,7 @@ export function createAgent(parts: AgentParts): Agent {
   const compaction = newCompactionState(parts.summaries, parts.tokensPerChar);
   compaction.window = parts.window;
   if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
-  // the session resumed: each model it used goes on from its last request there, replayed before its first request in this run (x154 #2)
-  const resumed = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined;
-  const [loaded, replayed] = [withoutRefused(messages).length, new Set<string>()]; // the messages it held (as requests carry them); the models replayed
+  const replayResumed = resumedReplay(parts.cache, messages); // each model the session used goes on from its last request there
   let { settings } = parts;
   // every request, the loop's and a summary's, waits for the session file's sync a step's was queued behind: a power cut loses one step at most
   let provider = syncedFirst(parts.provider);
@@ -277,13 +275,7 @@ export function createAgent(parts: AgentParts): Agent {
         const tools = await parts.tools(s);
         offered = tools;
         await useServerWindow();
-        const model = modelKey(settings.model);
-        if (resumed && !replayed.has(model)) {
-          // its cache's start: the session's, or a later window of this model's (the session counted it over the whole history, refused exchanges too)
-          const upTo = keptOf(messages, Math.max(resumed.upTo, resumed.starts?.[model] ?? 0));
-          replayCache(history.slice(0, loaded), prepareDeps(counted, tools), { ...resumed, upTo, model }); // the messages it held, not this run's
-          (made = cacheOf(compaction)), replayed.add(model);
-        }
+        if (replayResumed(modelKey(settings.model), history, prepareDeps(counted, tools))) made = cacheOf(compaction);
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context

@@ -206,7 +206,7 @@ export function usageCounts(u: Usage): UsageCounts {
   };
 }
 
-/** The Usage that `usageCounts` (or a usage entry of the session) holds. */
+/** The token counts of a usage event, or of a session's usage line (the same fields): usageCounts read back. */
 export function usageOf(c: Omit<UsageCounts, "cache_hit_share">): Usage {
   return {
     input: c.input_tokens,
