@@ -1,6 +1,7 @@
 // What an agent is made of (agent.ts): its settings and the parts its caller builds for it — the
 // provider, the tools, the output, the prompt — and, for a run whose model gives up, the next model
 // to go on with. Types only.
+import type { ResumedCache } from "./context/replay-cache.ts";
 import type { ContextPolicy, Summary } from "./context/view.ts";
 import type { Effort, Message, ToolSpec } from "./kernel/ir.ts";
 import type { LoopDeps } from "./kernel/loop.ts";
@@ -63,17 +64,10 @@ export interface AgentParts {
   tokensPerChar?: number;
   /**
    * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
-   * the cache's lifetime its first request judges rewrites as the last request before it did, so
-   * the provider's cached prefix still serves; `answers`: by each answer's id, when it came, the estimate's ratio its request
-   * was built with and the model it was sent to (`provider/model`); `model`: the one whose requests are replayed, the others
-   * passed over as each model's cache is its own. Without them every request is replayed into this model's cache
+   * the cache's lifetime the first request to each model it used judges rewrites as that model's last
+   * request before it did, so the provider's cached prefix still serves (context/replay-cache.ts resumedReplay)
    */
-  cache?: {
-    upTo: number;
-    at: number;
-    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; model?: string }>;
-    model?: string | undefined;
-  };
+  cache?: ResumedCache;
   /**
    * the next model to go on with when the one in use gave up on a request (LoopDeps.fallback): its
    * provider, its settings and why the failure is one another model may not share (words after the

@@ -17,14 +17,14 @@ import {
   type ModelCache,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { replayCache } from "./context/replay-cache.ts";
+import { resumedReplay, usageFacts } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest } from "./context/output-cap.ts";
-import { CONTEXT_ERROR, fixedHash, fixedText, keepsWindow, latestOverWindow, learnWindow, servedWindow, unlearnedWindow } from "./context/window.ts";
+import { CONTEXT_ERROR, fixedText, keepsWindow, latestOverWindow, learnWindow, servedWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
-import { keptOf, withoutRefused } from "./kernel/refusal.ts";
+import { withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, usageOf, type HandOffLimit, type Output } from "./kernel/output.ts";
@@ -84,7 +84,7 @@ export function createAgent(parts: AgentParts): Agent {
   const compaction = newCompactionState(parts.summaries, parts.tokensPerChar);
   compaction.window = parts.window;
   if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
-  let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
+  const replayResumed = resumedReplay(parts.cache, messages); // each model the session used goes on from its last request there
   let { settings } = parts;
   // every request, the loop's and a summary's, waits for the session file's sync a step's was queued behind: a power cut loses one step at most
   let provider = syncedFirst(parts.provider);
@@ -102,8 +102,8 @@ export function createAgent(parts: AgentParts): Agent {
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
   let cutInput = false;
-  /** the request being made asked for a summary that failed: the trim stood (its usage says so, for `hey -c`'s replay) */
-  let summaryFailedNow = false;
+  /** the request being made asked for a summary that failed: the trim stood; it went with every rewrite due (both in its usage, for `hey -c`'s replay) */
+  let [summaryFailedNow, rebuiltNow] = [false, false];
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -112,11 +112,7 @@ export function createAgent(parts: AgentParts): Agent {
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
-        const cache = {
-          ...(compaction.sent ? { fixed_hash: fixedHash(compaction.sent.fixed) } : {}),
-          ...(summaryFailedNow ? { summary_failed: true as const } : {}),
-        };
-        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...cache });
+        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...usageFacts(compaction.sent, summaryFailedNow, rebuiltNow) });
       }
       if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
       if (event.type === "message" && event.message.role === "assistant") made = cacheOf(compaction);
@@ -216,6 +212,7 @@ export function createAgent(parts: AgentParts): Agent {
           const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };
           summaryFailedNow = false; // sent as built now, deterministically
           const prepared = await prepare(sendable(), prepareDeps(quiet, request.tools), signal, { deterministic: true });
+          rebuiltNow = compaction.rewriteUpTo === sendable().length;
           request = {
             ...request,
             system: prepared.system,
@@ -283,10 +280,7 @@ export function createAgent(parts: AgentParts): Agent {
         const tools = await parts.tools(s);
         offered = tools;
         await useServerWindow();
-        // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
-        if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
-        if (resumedCache) made = cacheOf(compaction);
-        resumedCache = undefined;
+        if (replayResumed(modelKey(settings.model), history, prepareDeps(counted, tools))) made = cacheOf(compaction);
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context
@@ -299,6 +293,7 @@ export function createAgent(parts: AgentParts): Agent {
             throw e;
           },
         );
+        rebuiltNow = compaction.rewriteUpTo === history.length;
         if (handedOn) spent(handedOn);
         handedOn = undefined;
         if (prepared.usage) spent(prepared.usage);

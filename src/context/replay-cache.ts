@@ -2,9 +2,46 @@
 // before it left it, rebuilt from the session, so the first request after the resume goes on from
 // the last request's prefix. Pure.
 import type { Message } from "../kernel/ir.ts";
+import { keptOf, withoutRefused } from "../kernel/refusal.ts";
 import { seenIn } from "./cut-notice.ts";
-import { answered, asSent, chooseView, contextOf, summaryDue, type PrepareDeps } from "./compaction.ts";
+import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import { fixedHash } from "./window.ts";
+
+/**
+ * Where a resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): `upTo` messages were judged for
+ * rewrites since then (`starts`: by `provider/model`, later for a model whose window changed), its last request made at
+ * `at`; `answers`: by each answer's id, when it came, the estimate's ratio its request was built with, its system prompt
+ * and tools' hash, whether its summary failed and it went with every rewrite due, and the model it was sent to
+ * (`provider/model`). Without the models every request is replayed into each model's cache.
+ */
+export interface ResumedCache {
+  upTo: number;
+  at: number;
+  answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string }>;
+  starts?: Record<string, number>;
+}
+
+/**
+ * The replay of a resumed session for each model it used, made before that model's first request in
+ * the run (the run's model, a /model or a fallback to another), so a model goes on from its own last
+ * request there as a /model back within one run does (x154 #2: `hey -c -m A` after a run on B
+ * started A cold). `messages`: the agent's, the session's and then the run's; `cache`: undefined
+ * when the session does not tell. The function replays `model`'s requests into `deps.state` once,
+ * and says whether it did.
+ */
+export function resumedReplay(cache: ResumedCache | undefined, messages: Message[]) {
+  const resumed = cache && cache.upTo <= messages.length ? cache : undefined;
+  const loaded = withoutRefused(messages).length; // the session's messages as requests carry them
+  const replayed = new Set<string>();
+  return (model: string, history: readonly Message[], deps: PrepareDeps): boolean => {
+    if (!resumed || replayed.has(model)) return false;
+    replayed.add(model);
+    // the session counted where the cache began over the whole history, refused exchanges too
+    const upTo = keptOf(messages, Math.max(resumed.upTo, resumed.starts?.[model] ?? 0));
+    replayCache(history.slice(0, loaded), deps, { ...resumed, upTo, model });
+    return true;
+  };
+}
 
 /**
  * A resumed session's prompt cache as its last run left it (LoadedSession.cache): each request to
@@ -17,16 +54,7 @@ import { fixedHash } from "./window.ts";
  * the first request after the resume repeats the last one before it where nothing forced a change, as
  * the next request of one long run would, and the provider's cached prefix serves it within its lifetime.
  */
-export function replayCache(
-  history: readonly Message[],
-  deps: PrepareDeps,
-  from: {
-    upTo: number;
-    at: number;
-    answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; model?: string }>;
-    model?: string;
-  },
-): void {
+export function replayCache(history: readonly Message[], deps: PrepareDeps, from: ResumedCache & { model?: string }): void {
   const { state } = deps;
   const ratio = state.tokensPerChar; // the last response's: the next request's
   let at = from.at; // when the request replayed was made: the time of the message it answered, or its answer's
@@ -58,7 +86,13 @@ export function replayCache(
     // Its usage says so; in an older session's, a due one is taken as failed (a hand-off past the token cap asks for none)
     const due = (chosen.view.newlyTrimmed > 0 || chosen.view.overBudget || !!chosen.kept) && summaryDue(chosen.view, before, replayed, current, budgetTokens);
     const failed = recorded === undefined ? due : answer?.failed === true;
-    const { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
+    let { view, upTo } = failed && chosen.kept ? chosen.kept : chosen;
+    // what the request really sent, where its usage says: a run may have found this model's cache cold where the replay
+    // cannot tell (a /model to it in a run resumed on another), and a guess that differs rewrites what it sent (x154 #2)
+    if (answer?.rebuilt !== undefined && answer.rebuilt !== (upTo === h)) {
+      upTo = answer.rebuilt || state.rewriteUpTo === undefined ? h : state.rewriteUpTo;
+      view = build(upTo);
+    }
     if (failed) state.summaryFailed = true;
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
@@ -68,3 +102,14 @@ export function replayCache(
   }
   state.tokensPerChar = ratio;
 }
+
+/**
+ * What a request's usage entry keeps for the replay (Output `usage`): the hash of the system prompt
+ * and tools it was `sent` with, whether its summary `failed`, whether it went with every rewrite due
+ * (`rebuilt`: its ContextInput.rewriteUpTo was its whole history).
+ */
+export const usageFacts = (sent: CompactionState["sent"], failed: boolean, rebuilt: boolean) => ({
+  ...(sent ? { fixed_hash: fixedHash(sent.fixed) } : {}),
+  ...(failed ? { summary_failed: true as const } : {}),
+  rebuilt,
+});

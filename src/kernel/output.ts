@@ -95,9 +95,11 @@ export type AgentEvent =
    * `tokens_per_char`: the context estimate's ratio after this response corrected it (the agent adds
    * it, for the session writer: `hey -c` starts from it); `fixed_hash`: the request's system prompt
    * and tools (context/window.ts fixedHash); `summary_failed`: its summary was asked for and failed,
-   * so the trim stood — both for `hey -c`'s replay of the prompt cache. Not part of the JSON stream
+   * so the trim stood; `rebuilt`: its earlier messages were sent with every rewrite due (dedup, error purge) up to
+   * it, false when as the request before to the same model sent them — all for `hey -c`'s replay of the prompt cache,
+   * which follows them rather than guessing. Not part of the JSON stream
    */
-  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true } & UsageCounts)
+  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean } & UsageCounts)
   | {
       type: "compaction";
       /**

@@ -1,6 +1,6 @@
 // Where a session's prompt cache began (reader.ts LoadedSession.cache), told from its lines read
-// newest first: the session's first request, a summary or a window learned. Not another model: the
-// replay keeps each model's cache apart, as the runs did (x146 #2). Not a
+// newest first: the session's first request, a summary, or for one model a window it learned. Not
+// another model: the replay keeps each model's cache apart, as the runs did (x146 #2). Not a
 // pause past the cache's lifetime: the replay rebuilds there as the run did, keeping what it cut.
 // Not each run's start: `hey -c` goes on from the request before it (x134:
 // counting from there, the replay rebuilt a run's first request with rewrites it never made, and the
@@ -20,6 +20,8 @@ export interface Answered {
   fixed?: string;
   /** its summary was asked for and failed: the trim stood (sessions without `fixed` do not say) */
   failed?: true;
+  /** its earlier messages went with every rewrite due up to it (Output `usage` rebuilt); older sessions do not say */
+  rebuilt?: boolean;
   /** the model it was sent to, `provider/model`: the newest model entry before it (unset before any) */
   model?: string;
 }
@@ -47,22 +49,31 @@ export interface CacheStart {
   answer(a: Answered): void;
   /** a summary's line: the request after it began a new prefix */
   summary(back: number): void;
-  /** the messages after the newest start found, after the last line read; `head`: the read reached the session's header */
-  end(head: boolean): number | undefined;
+  /**
+   * after the last line read (`head`: the read reached the session's header), of the `count` messages read: how many come
+   * before the newest start found for every model (`upTo`), and by `provider/model` before a later one of that model's
+   * own (another window: `starts`); undefined where the lines read do not tell
+   */
+  end(head: boolean, count: number): { upTo?: number; starts?: Record<string, number> };
 }
 
 export function cacheStart(): CacheStart {
   let epoch: number | undefined; // messages after the newest start found
+  const models = new Map<string, number>(); // messages after each model's newest start of its own
+  const newer = (back: number | undefined, than: number | undefined) => back !== undefined && (than === undefined || back < than);
   const began = (back: number | undefined) => {
-    if (back !== undefined && (epoch === undefined || back < epoch)) epoch = back;
+    if (newer(back, epoch)) epoch = back;
+  };
+  const beganFor = (key: string, back: number | undefined) => {
+    if (newer(back, models.get(key))) models.set(key, back!);
   };
   let runFirst: number | undefined; // the oldest request read since the last model entry read: the first after it
-  // the model entry read last, with the first request after it; and the newest window entry not yet known to repeat an
-  // older one's (a local server's window is stated again each run): each run names its model again, starting no new cache.
-  // Nor does another model: each model's cache is its own, and the replay keeps them apart as the runs did (context/replay-cache.ts)
+  // the model entry read last, with the first request after it; and each model's newest window entry not yet known to repeat
+  // an older one's (a local server's window is stated again each run): each run names its model again, starting no new cache.
+  // Nor does another model: each model's cache is its own, and the replay keeps them apart as the runs did (context/replay-cache.ts);
+  // a model's window is its replay's budget, so only its own window entries start its cache anew (x154 #2: another's started it cold)
   let run: { first: number | undefined } | undefined;
-  let newest: string | undefined; // the model the session ends on: only its window is the replay's budget
-  let stated: { window: number; first: number | undefined } | undefined; // that model's
+  const stated = new Map<string, { window: number; first: number | undefined }>();
   let unnamed: Answered[] = []; // the answers read since the last model entry read
   return {
     answer(a) {
@@ -77,20 +88,22 @@ export function cacheStart(): CacheStart {
       runFirst = undefined;
       for (const a of unnamed) a.model = key;
       unnamed = [];
-      newest ??= key;
-      if (key === newest && m.window !== undefined) {
-        if (stated && m.window !== stated.window) began(stated.first); // another budget
-        stated = stated?.window === m.window ? { ...stated, first } : { window: m.window, first };
+      const window = stated.get(key);
+      if (m.window !== undefined) {
+        if (window && m.window !== window.window) beganFor(key, window.first); // another budget
+        stated.set(key, window?.window === m.window ? { ...window, first } : { window: m.window, first });
       }
       run = { first };
     },
     summary: began,
-    end(head) {
+    end(head, count) {
       // the oldest run and window read: the session's first, or ones whose model and window before are not known
       began(run?.first);
-      began(stated?.first);
+      for (const [key, window] of stated) beganFor(key, window.first);
       if (head) began(runFirst); // requests before any model entry: the session's first is among them
-      return epoch;
+      if (epoch === undefined) return {};
+      const later = [...models].filter(([, back]) => back < epoch!).map(([key, back]) => [key, count - back] as const);
+      return { upTo: count - epoch, ...(later.length > 0 ? { starts: Object.fromEntries(later) } : {}) };
     },
   };
 }

@@ -27,7 +27,10 @@ export interface SessionHeader {
 export type SessionEntry =
   | { type: "message"; message: Message }
   /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it; the rest: Output's `usage` */
-  | ({ type: "usage"; id: string; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true } & Omit<UsageCounts, "cache_hit_share">)
+  | ({ type: "usage"; id: string; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean } & Omit<
+      UsageCounts,
+      "cache_hit_share"
+    >)
   /**
    * `window`: the context window the model's context-length error taught (its own entry, after the error);
    * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default
@@ -70,9 +73,10 @@ const FIRST_PROMPT_CHARS = 80;
 const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"] as const;
 
 /** What a usage entry keeps for `hey -c`'s replay of the prompt cache (Output `usage`), when it holds it. */
-export const cacheFields = (e: { fixed_hash?: unknown; summary_failed?: unknown }) => ({
+export const cacheFields = (e: { fixed_hash?: unknown; summary_failed?: unknown; rebuilt?: unknown }) => ({
   ...(isStr(e.fixed_hash) ? { fixed_hash: e.fixed_hash } : {}),
   ...(e.summary_failed === true ? { summary_failed: true as const } : {}),
+  ...(typeof e.rebuilt === "boolean" ? { rebuilt: e.rebuilt } : {}),
 });
 
 /** The line (newline included) for an entry or the header. May throw only on data JSON cannot hold. */

@@ -132,13 +132,12 @@ export interface LoadedSession {
   path: string;
   bytes: number;
   /**
-   * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for
-   * rewrites since then, and its last request was made at `at` (ms since the epoch); `answers`: by the
-   * id of each request's answer, when it came, the estimate's ratio the request was built with and its model;
-   * `model`: the session's (`model`), the one replayed (context/replay-cache.ts).
-   * Undefined when the lines read do not tell.
+   * where the last run's prompt cache began (cache-start.ts): `upTo` messages were judged for rewrites since then, and its
+   * last request was made at `at` (ms since the epoch); `answers`: by the id of each request's answer, when it came, the
+   * estimate's ratio the request was built with and its model (the replay takes each model's own: context/replay-cache.ts);
+   * `starts`: by `provider/model`, where a window of that model's own began its cache again. Undefined when the lines read do not tell.
    */
-  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered>; model: string | undefined };
+  cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered>; starts?: Record<string, number> };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
@@ -201,7 +200,12 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       tokensPerChar ??= e.tokens_per_char;
       if (e.tokens_per_char !== undefined) for (const a of unrated) a.ratio = e.tokens_per_char;
       unrated = [];
-      used = { at: idTime(e.id), ...(e.fixed_hash ? { fixed: e.fixed_hash } : {}), ...(e.summary_failed ? { failed: true } : {}) };
+      used = {
+        at: idTime(e.id),
+        ...(e.fixed_hash ? { fixed: e.fixed_hash } : {}),
+        ...(e.summary_failed ? { failed: true } : {}),
+        ...(e.rebuilt === undefined ? {} : { rebuilt: e.rebuilt }),
+      };
       lastAt ??= used.at;
       cache.usage(found.length);
     };
@@ -333,10 +337,8 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     // what the read_file notes left point at that the summaries took: the view finds it with them
     const results = pointedAtIn(messages, [...pointedAt, ...chronological]);
     const head = before === 0 && !gaveUp;
-    const epoch = cache.end(head);
+    const { upTo, starts } = cache.end(head, messages.length - appended.length); // counted from the end: what follows a start was read whole
     if (head) for (const a of unrated) a.ratio = DEFAULT_TOKENS_PER_CHAR; // the session's first requests
-    // counted from the end: what follows the epoch was read whole
-    const upTo = epoch === undefined ? undefined : messages.length - appended.length - epoch;
     requestTimes(messages, answers);
     return {
       header: { ...header, id: basename(path, ".jsonl") }, // the file's name is the id: a copy's header names the original
@@ -355,9 +357,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       torn,
       path,
       bytes: size,
-      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined
-        ? { cache: { upTo, at: lastAt, answers, model: model && `${model.provider}/${model.model}` } }
-        : {}),
+      ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, answers, ...(starts ? { starts } : {}) } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
       ...(endedJobs ? { endedJobs } : {}),
       ...(plan === undefined ? {} : { plan }),

@@ -9,21 +9,20 @@ import { heyNote } from "../kernel/user-notes.ts";
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
  * `provider`/`model`: the windows a context-length error taught its models (this one's first); the
  * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it. The prompt
- * cache's state only when the run before ended on this model: its requests are replayed, another
- * model's passed over (context/replay-cache.ts). A model the session did not end on starts cold, its first
- * request rewriting what was deferred, as a model not used yet in a run does (agent.ts switchModel);
- * its requests of earlier runs are not replayed, however recent.
+ * cache's state whichever model the session ended on: the agent replays the requests of each model
+ * before its first request in the run, other models' passed over (context/replay-cache.ts), so
+ * `hey -c -m A` after a run on B goes on from A's last request as a `/model` back to A within a run
+ * does (agent.ts switchModel), cached within the lifetime, else rebuilt; a model the session never
+ * used starts cold, its first request rewriting what was deferred (x154 #2: A started cold).
  */
 export function resumedParts(session: LoadedSession, provider: string, model: string) {
   const window = learnedWindow(session, provider, model);
-  const last = session.model;
-  const sameModel = !last || (last.provider === provider && last.model === model);
   return {
     history: session.messages,
     summaries: session.summaries,
     ...(window ? { window } : {}),
     ...(session.windows ? { windows: session.windows } : {}),
-    ...(session.cache && sameModel ? { cache: session.cache } : {}),
+    ...(session.cache ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
   };
 }

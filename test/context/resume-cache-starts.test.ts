@@ -173,3 +173,65 @@ test("a run that hands off at its token cap over the budget asked for no summary
   expect(first.note ?? "").not.toContain("use compress");
   expectPrefix(first.messages, handOff.messages);
 });
+
+test("hey -c -m model-a after a run on model-b goes on from model-a's own last request, and the next hey -c from that run's (x154 #2)", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([...reads(3), { text: "done" }], id, { model: "model-b", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  await b.agent.send("go on", signal());
+  b.session.close();
+
+  const c = run([...reads(3), { text: "done" }], id, { model: "model-a", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  await c.agent.send("and on", signal());
+  c.session.close();
+  // model-a's cache still holds its last request: the run back on it extends that, it does not rewrite what was deferred
+  expectPrefix(c.provider.requests[0]!.messages, a.provider.requests.at(-1)!.messages);
+  expect(pruned(c.provider.requests[0]!.messages)).toBe(0);
+  expectPrefix(await resume(id, { model: "model-a" }), c.provider.requests.at(-1)!.messages);
+});
+
+test("a /model back to a model in a run resumed on another goes on from that model's last request in the session", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([{ text: "ok" }], id, { model: "model-b", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  await b.agent.send("go on", signal());
+  const back = fakeProvider([...reads(3), { text: "done" }], { model: "model-a" });
+  b.agent.switchModel(back, settingsOf("model-a"));
+  await b.agent.send("and on", signal());
+  b.session.close();
+  expectPrefix(back.requests[0]!.messages, a.provider.requests.at(-1)!.messages); // model-a's cache, not rewritten
+  expect(pruned(back.requests[0]!.messages)).toBe(0);
+  expectPrefix(await resume(id, { model: "model-a" }), back.requests.at(-1)!.messages);
+});
+
+test("hey -c follows what each request sent: a run that began without the session's cache state rewrote, and so does the replay", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  // an embedder going on with the messages only (lib.ts `history`), into the same session: its first request finds no cache to keep
+  const loaded = loadSession(`${dir.path}/${id}.jsonl`);
+  const b = run([...reads(3), { text: "done" }], id, { resumed: { ...loaded, cache: undefined } });
+  await b.agent.send("go on", signal());
+  b.session.close();
+  expect(pruned(b.provider.requests[0]!.messages)).toBeGreaterThan(0);
+  expectPrefix(await resume(id), b.provider.requests.at(-1)!.messages);
+});
+
+test("hey -c -m model-a after a run on model-b whose server stated a window goes on from model-a's last request", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([{ text: "ok" }], id, { model: "model-b", resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  b.session.emit({ type: "model", provider: "fake", model: "model-b", window: 200_000 }); // a local server's, stated each run
+  await b.agent.send("go on", signal());
+  b.session.close();
+  const c = await resumed(id, { model: "model-a" });
+  expectPrefix(c.messages, a.provider.requests.at(-1)!.messages);
+  expect(pruned(c.messages)).toBe(0);
+});

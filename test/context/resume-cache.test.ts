@@ -32,7 +32,7 @@ function agent(script: Turn[], sessionId: string, resumed?: ReturnType<typeof lo
   const session = createSessionWriter({ dir: dir.path, id: sessionId, cwd: dir.path, version: "0", warn: () => {}, existing: resumed !== undefined });
   const settings = defaultSettingsForTest();
   const a = createAgent({
-    settings: agentSettings(settings),
+    settings: { ...agentSettings(settings), model: { provider: "fake", model: "fake-model" } }, // the model its session names, as wire.ts writes it
     provider,
     tools: () => [readSmall, failing],
     output: fanOut([recordingOutput(), session]),

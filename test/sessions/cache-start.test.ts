@@ -12,8 +12,8 @@ import { cacheStart } from "../../src/sessions/cache-start.ts";
  */
 type Line = { ask: number; summary?: true } | { model: string; window?: number };
 
-/** How many messages (a user message, then each request's answer) the cache's start leaves before it, and the total. */
-function started(lines: Line[]): { upTo: number | undefined; total: number } {
+/** How many messages (a user message, then each request's answer) the cache's start of `model` leaves before it, and the total. */
+function started(lines: Line[], model = "a"): { upTo: number | undefined; total: number } {
   const messages = lines.filter((l) => "ask" in l).length * 2;
   const start = cacheStart();
   let found = 0; // messages read, newest first
@@ -24,8 +24,8 @@ function started(lines: Line[]): { upTo: number | undefined; total: number } {
       found += 2;
     } else start.model({ provider: "p", model: line.model, ...(line.window === undefined ? {} : { window: line.window }) });
   }
-  const epoch = start.end(true);
-  return { upTo: epoch === undefined ? undefined : messages - epoch, total: messages };
+  const { upTo, starts } = start.end(true, messages);
+  return { upTo: starts?.[`p/${model}`] ?? upTo, total: messages };
 }
 
 test.each([
@@ -74,4 +74,10 @@ test("each answer is named with the model it was sent to: the newest model entry
   start.answer(a1!);
   start.model({ provider: "p", model: "a" });
   expect([a1!.model, b1!.model, a2!.model]).toEqual(["p/a", "p/b", "p/a"]);
+});
+
+test("a window the model the session ends on states starts its cache, not another model's (x154 #2: hey -c -m back to it started cold)", () => {
+  const session: Line[] = [{ model: "a" }, { ask: 0 }, { ask: 1 }, { model: "b", window: 8192 }, { ask: 2 }];
+  expect(started(session, "b").upTo).toBe(5); // its first request: what came before it is not known to have fit its window
+  expect(started(session, "a").upTo).toBe(1); // model a's cache began with the session, and its requests are replayed
 });
