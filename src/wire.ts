@@ -62,7 +62,7 @@ import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
-import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
+import { keepApproved, notingWrites, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { failureHelp } from "./peers/found.ts";
@@ -201,7 +201,7 @@ export async function assemble(
       session: sessionId,
       notice: toolNotice,
       vet: configVet, // a write that would leave one of hey's config files unable to load is refused
-    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`
+    }).map((t) => withCheckpoints(withNestedAgents(notingWrites(t, start.approvals, here), nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`; your skills it writes load at /reload
     return {
       shell,
       env: commandEnv,
