@@ -201,7 +201,15 @@ export async function assemble(
       session: sessionId,
       notice: toolNotice,
       vet: configVet, // a write that would leave one of hey's config files unable to load is refused
-    }).map((t) => withCheckpoints(withNestedAgents(notingWrites(t, start.approvals, here), nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`; your skills it writes load at /reload
+    }).map((t) =>
+      withCheckpoints(
+        withNestedAgents(notingWrites(t, start.approvals, here), nested, pathOf, lastRequest, toolNotice),
+        keeping.outputDir,
+        home,
+        seen,
+        toolNotice,
+      ),
+    ); // `/undo`; your skills it writes load at /reload
     return {
       shell,
       env: commandEnv,

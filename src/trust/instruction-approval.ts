@@ -71,7 +71,8 @@ export function instructionChange(was: "new" | "changed", now: string, approved:
     const changed = diffLines(approved, now).flatMap((part) =>
       part.added || part.removed ? splitLines(part.value).map((l) => `${part.added ? "+" : "-"} ${l}`) : [],
     );
-    if (changed.length === 0) return [folder ? "(SKILL.md as you approved it; other files in its folder changed)" : "(only its line endings or encoding changed)"];
+    if (changed.length === 0)
+      return [folder ? "(SKILL.md as you approved it; other files in its folder changed)" : "(only its line endings or encoding changed)"];
     return changed.length > CHANGE_LINES_MAX ? [...changed.slice(0, CHANGE_LINES_MAX), `… ${changed.length - CHANGE_LINES_MAX} more changed lines`] : changed;
   }
   const missing = was === "changed" ? ["(hey kept no copy of what you approved: the whole file)"] : [];

@@ -75,7 +75,14 @@ export async function decideInstructions(
     return false;
   }
   const shown = (path: string, was: "new" | "changed") => instructionChange(was, textNow(path), readCopy(state.file, path), path.endsWith("/SKILL.md"));
-  const typed = ask ? await ask(instructionQuestion(pending.map((f) => ({ ...f, shown: shown(f.path, f.was) })), at.home)) : undefined;
+  const typed = ask
+    ? await ask(
+        instructionQuestion(
+          pending.map((f) => ({ ...f, shown: shown(f.path, f.was) })),
+          at.home,
+        ),
+      )
+    : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
     state.instructions = approvedHashes(files);
     return true;
