@@ -131,3 +131,28 @@ test("a removed approvals record adopts none of the files: each waits for a yes"
   expect(again.stderr).toContain("left out: ~/.config/hey/AGENTS.md");
   expect(lastSystem()).not.toContain("evil.example");
 });
+
+testNeeding(["tmux"])("the question shows what changed: a line the agent appended to a long AGENTS.md, not its first lines", async () => {
+  scripted.userConfig(ALLOW_ALL);
+  mkdirSync(configDir(), { recursive: true });
+  writeFileSync(agentsMd(), Array.from({ length: 30 }, (_, i) => `- my rule ${i}`).join("\n") + "\n");
+  expect((await hey(["-p", "hi"])).code).toBe(0); // hey's first run: your file taken as it is, and a copy kept
+  scripted.calls = [["bash", { command: `printf '${INJECTED}\\n' >> ${agentsMd()}` }]];
+  expect((await hey(["-p", "tidy up"])).code).toBe(0);
+  scripted.calls = [];
+  expect(readFileSync(agentsMd(), "utf8")).toEndWith(`${INJECTED}\n`);
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
+  try {
+    const screen = await term.waitFor("(y/N)");
+    expect(screen).toContain("~ instructions ~/.config/hey/AGENTS.md (changed since you approved it):");
+    expect(screen).toContain(`+ ${INJECTED}`);
+    expect(screen).not.toContain("my rule 0");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+  } finally {
+    await term.close();
+  }
+});
