@@ -55,7 +55,8 @@ export function approvedBefore(state: Pick<InstructionState, "record" | "file">)
  * `ask` (the REPL) about those new or changed, showing what changed; those not approved are held
  * out of this run (`state.held`, which the prompt reads), each said to `warn`. `state.instructions`
  * gets the hashes to record. Returns whether the user said yes (the record is then written at
- * once, as a yes to the config question is).
+ * once, as a yes to the config question is). `records` false (`hey doctor`, which writes no record):
+ * files adopted are not said to be recorded.
  */
 export async function decideInstructions(
   permission: Settings["permission"],
@@ -63,6 +64,7 @@ export async function decideInstructions(
   at: UserPlaces,
   ask: ((question: string) => Promise<string | undefined>) | undefined,
   warn: (message: string) => void,
+  records = true,
 ): Promise<boolean> {
   if (!listsSet(permission)) return false; // the agent may write anything then: nothing read, nothing held
   const { approved, adopted } = approvedBefore(state);
@@ -71,7 +73,7 @@ export async function decideInstructions(
   if (pending.length === 0) {
     state.instructions = approvedHashes(files);
     // a record kept before hey hashed these files: what is there now is taken as it is, said once
-    if (adopted && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
+    if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
   const shown = (path: string, was: "new" | "changed") => instructionChange(was, textNow(path), readCopy(state.file, path), path.endsWith("/SKILL.md"));
