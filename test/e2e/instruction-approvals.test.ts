@@ -101,7 +101,7 @@ test("without a permission list nothing is held: the agent's AGENTS.md loads as 
   expect(lastSystem()).toContain("Prefer tabs.");
 });
 
-test("files the user had before are taken as they are by the first run with a list (a record without instruction hashes), and nothing nags", async () => {
+test("files the user had before are taken as they are by the first run with a list (a record without instruction hashes), said once, and nothing nags", async () => {
   scripted.userConfig("");
   expect((await hey(["-p", "hi"])).code).toBe(0); // a record an earlier run wrote, holding no instruction files
   mkdirSync(join(configDir(), "skills"), { recursive: true });
@@ -110,7 +110,10 @@ test("files the user had before are taken as they are by the first run with a li
   scripted.userConfig(ALLOW_ALL);
   const first = await hey(["-p", "hello"]);
   expect(first.stderr).not.toContain("left out");
+  // said once, even to a -p run: what was taken as approved, counted per folder
+  expect(first.stderr).toContain("recorded your instruction files (~/.config/hey/AGENTS.md, 1 skill in ~/.config/hey/skills) as approved");
   expect(lastSystem()).toContain("Prefer tabs.");
+  expect((await hey(["-p", "hello"])).stderr).not.toContain("recorded your instruction files");
   expect(readFileSync(record(), "utf8")).toContain('"instructions"');
   writeFileSync(agentsMd(), `${INJECTED}\n`); // from now on a change waits
   expect((await hey(["-p", "hello"])).stderr).toContain("left out: ~/.config/hey/AGENTS.md");
@@ -149,6 +152,36 @@ testNeeding(["tmux"])("the question shows what changed: a line the agent appende
     expect(screen).not.toContain("my rule 0");
     await term.keys("Enter");
     await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+  } finally {
+    await term.close();
+  }
+});
+
+testNeeding(["tmux"])("at /reload a skill this session's write_file made loads; one another process wrote meanwhile waits for the next start", async () => {
+  scripted.userConfig(ALLOW_ALL);
+  expect((await hey(["-p", "hi"])).code).toBe(0); // the record written
+  const made = join(configDir(), "skills", "made", "SKILL.md");
+  const other = join(configDir(), "skills", "other", "SKILL.md");
+  scripted.calls = [["write_file", { path: made, content: "---\nname: made\ndescription: Made in this session\n---\nBody.\n" }]];
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
+  try {
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("make a skill");
+    await term.keys("Enter");
+    await term.waitFor("results:");
+    mkdirSync(join(other, ".."), { recursive: true });
+    writeFileSync(other, "---\nname: other\ndescription: Written by another process\n---\nBody.\n"); // a loop, another hey
+    await term.type("/reload");
+    await term.keys("Enter");
+    await term.waitFor((s) => /› \/reload\n[^]*\n›\s*$/.test(s));
+    await term.type("/skills");
+    await term.keys("Enter");
+    const screen = await term.waitFor("other");
+    expect(screen).toMatch(/made .*Made in this session/);
+    expect(screen).toMatch(/other .*\[waiting for your yes/);
     await term.type("/quit");
     await term.keys("Enter");
     await term.waitFor("[exit 0]");
