@@ -69,14 +69,16 @@ const skillFolderOf = (path: string, at: UserPlaces) =>
   basename(path) === "SKILL.md" && userSkillFolders(at).includes(dirname(dirname(path))) ? dirname(path) : undefined;
 
 /**
- * The hash of one of the user's instruction files now (32 hex digits): its bytes, or for a folder
- * skill's SKILL.md every file in its folder (skillDigest). Undefined when it cannot be read.
+ * The hash of one of the user's instruction files now: of its bytes (32 hex digits); of a folder
+ * skill's SKILL.md, every file in its folder (skillDigest), then a dot and the SKILL.md's own.
+ * Undefined when it cannot be read.
  */
 export function instructionHash(path: string, at?: UserPlaces): string | undefined {
   try {
+    const own = hashOf(readFileSync(path));
     const folder = at && skillFolderOf(path, at);
-    if (folder) return skillDigest(folder);
-    return hashOf(readFileSync(path));
+    // the SKILL.md's own hash after the folder's: what its kept copy is checked against (trust/instruction-copies.ts)
+    return folder ? `${skillDigest(folder)}.${own}` : own;
   } catch {
     return undefined;
   }

@@ -12,7 +12,7 @@ import { visible } from "../ui/visible.ts";
 export interface UserInstruction {
   path: string;
   kind: "AGENTS.md" | "skill";
-  /** of its text (32 hex digits) */
+  /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (prompt/user-instructions.ts instructionHash) */
   hash: string;
 }
 

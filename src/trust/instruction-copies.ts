@@ -5,7 +5,7 @@
 // its `instructions` key, and that must read as "none approved", not as a record from before hey
 // weighed these files (trust/instructions.ts approvedBefore). Only hey writes here.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { hashOf } from "../prompt/user-instructions.ts";
 
 /** A copy is kept of a file up to this size: an instruction file is a page or two; past it the question shows the file as it is now. */
@@ -19,9 +19,9 @@ const copyOf = (file: string, path: string) => join(copiesDir(file), hashOf(path
 export const keptBefore = (file: string): boolean => existsSync(copiesDir(file));
 
 /**
- * Keeps a copy of each of `paths` (path → approved hash; a folder skill's is of its folder, its
- * SKILL.md copied) as it is now, and makes the folder (the mark of keptBefore) even for none. A
- * plain file changed since its hash was taken is not copied. Never throws: a copy that cannot be
+ * Keeps a copy of each of `paths` (path → approved hash; a folder skill's SKILL.md copied) as it
+ * is now, and makes the folder (the mark of keptBefore) even for none. A file changed since its
+ * hash was taken is not copied. Never throws: a copy that cannot be
  * kept only makes the question show the whole file.
  */
 export function keepCopies(file: string, paths: Readonly<Record<string, string>>): void {
@@ -34,7 +34,7 @@ export function keepCopies(file: string, paths: Readonly<Record<string, string>>
     try {
       if (statSync(path).size > COPY_MAX_BYTES) continue;
       const bytes = readFileSync(path);
-      if (basename(path) !== "SKILL.md" && hashOf(bytes) !== hash) continue; // a folder skill's hash is of its folder
+      if (hashOf(bytes) !== ownHash(hash)) continue;
       const to = copyOf(file, path);
       writeFileSync(`${to}.tmp`, bytes, { mode: 0o600 });
       renameSync(`${to}.tmp`, to);
@@ -44,14 +44,21 @@ export function keepCopies(file: string, paths: Readonly<Record<string, string>>
   }
 }
 
-/** The copy of `path` as last approved, or undefined when hey has none. */
-export function readCopy(file: string, path: string): string | undefined {
+/**
+ * The copy of `path` as approved with hash `approved`, or undefined when hey has none. A copy whose
+ * bytes are not what was approved (written by something else: the agent may write here) is none.
+ */
+export function readCopy(file: string, path: string, approved: string | undefined): string | undefined {
   try {
-    return readFileSync(copyOf(file, path), "utf8");
+    const bytes = readFileSync(copyOf(file, path));
+    return approved !== undefined && hashOf(bytes) === ownHash(approved) ? bytes.toString("utf8") : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** The hash of a file's own bytes within its recorded hash: a folder skill's follows its folder's (prompt/user-instructions.ts instructionHash). */
+const ownHash = (hash: string) => hash.slice(hash.lastIndexOf(".") + 1);
 
 /** The text of `path` now, up to COPY_MAX_BYTES, for the question; "" when it cannot be read. */
 export function textNow(path: string): string {

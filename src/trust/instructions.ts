@@ -4,7 +4,7 @@
 // record with the config files' (approve.ts recordApprovals). Without a list nothing is read here.
 import { listsSet } from "../config/control-files.ts";
 import type { Settings } from "../config/settings.ts";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -76,7 +76,8 @@ export async function decideInstructions(
     if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const shown = (path: string, was: "new" | "changed") => instructionChange(was, textNow(path), readCopy(state.file, path), path.endsWith("/SKILL.md"));
+  const shown = (path: string, was: "new" | "changed") =>
+    instructionChange(was, textNow(path), readCopy(state.file, path, approved?.[path]), basename(path) === "SKILL.md");
   const typed = ask
     ? await ask(
         instructionQuestion(
