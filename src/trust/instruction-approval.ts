@@ -118,8 +118,13 @@ export function instructionQuestion(pending: readonly PendingInstruction[], home
   return (
     `Your own instruction ${one ? "file is" : `files (${pending.length}) are`} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +
     `${files.join("\n")}\n` +
-    `A permission list is set, and the agent may have written ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it" : "them"}? (y/N) `
+    `A permission list is set, and the agent may have written ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it? (y/N) " : "them? y: all, n: none, e: each on its own (y/N/e) "}`
   );
+}
+
+/** After `e` at instructionQuestion: the question about one file, with what changed in it. */
+export function oneFileQuestion(f: PendingInstruction, home: string): string {
+  return `  ${fileLine(f, home)}${f.shown?.length ? `:\n${f.shown.map((l) => `      ${shownLine(l)}`).join("\n")}\n` : "\n"}  Use it? (y/N) `;
 }
 
 /**

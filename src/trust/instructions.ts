@@ -18,7 +18,9 @@ import {
   instructionChange,
   instructionNotices,
   instructionQuestion,
+  oneFileQuestion,
   pendingInstructions,
+  type PendingInstruction,
 } from "./instruction-approval.ts";
 import { readAnswer } from "./policy.ts";
 
@@ -52,9 +54,10 @@ export function approvedBefore(state: Pick<InstructionState, "record" | "file">)
 
 /**
  * Weighs the user's instruction files against the record when `permission` sets a list: asks with
- * `ask` (the REPL) about those new or changed, showing what changed; those not approved are held
+ * `ask` (the REPL) about those new or changed, showing what changed — all at once, or at `e` each
+ * on its own; those not approved are held
  * out of this run (`state.held`, which the prompt reads), each said to `warn`. `state.instructions`
- * gets the hashes to record. Returns whether the user said yes (the record is then written at
+ * gets the hashes to record. Returns whether the user said yes to any (the record is then written at
  * once, as a yes to the config question is). `records` false (`hey doctor`, which writes no record):
  * files adopted are not said to be recorded.
  */
@@ -76,25 +79,23 @@ export async function decideInstructions(
     if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const shown = (path: string, was: "new" | "changed") =>
-    instructionChange(was, textNow(path), readCopy(state.file, path, approved?.[path]), basename(path) === "SKILL.md");
-  const typed = ask
-    ? await ask(
-        instructionQuestion(
-          pending.map((f) => ({ ...f, shown: shown(f.path, f.was) })),
-          at.home,
-        ),
-      )
-    : undefined;
+  const change = (f: PendingInstruction) =>
+    instructionChange(f.was, textNow(f.path), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md");
+  const shown = pending.map((f) => ({ ...f, shown: change(f) }));
+  const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
     state.instructions = approvedHashes(files);
     return true;
   }
-  state.instructions = approvedHashes(files, pending);
-  state.held = Object.fromEntries(pending.map((f) => [f.path, f.hash]));
-  const instead = files.find((f) => f.kind === "AGENTS.md" && !pending.some((p) => p.path === f.path))?.path;
-  for (const line of instructionNotices(pending, at.home, ask !== undefined, instead)) warn(line);
-  return false;
+  // `e`: a pack of skills with one doubtful file is not all or nothing
+  const each = ask && typed !== undefined && /^\s*e/i.test(typed);
+  const held: PendingInstruction[] = [];
+  for (const f of shown) if (!each || readAnswer((await ask(oneFileQuestion(f, at.home))) ?? "") !== "yes") held.push(f);
+  state.instructions = approvedHashes(files, held);
+  if (held.length > 0) state.held = Object.fromEntries(held.map((f) => [f.path, f.hash]));
+  const instead = files.find((f) => f.kind === "AGENTS.md" && !held.some((p) => p.path === f.path))?.path;
+  for (const line of instructionNotices(held, at.home, ask !== undefined, instead)) warn(line);
+  return held.length < pending.length;
 }
 
 /**

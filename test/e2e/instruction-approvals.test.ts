@@ -67,7 +67,7 @@ testNeeding(["tmux"])("the interactive start shows the files and asks; after a y
   await agentWritesThem();
   const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
   try {
-    const screen = await term.waitFor("(y/N)");
+    const screen = await term.waitFor("(y/N/e)");
     expect(screen).toContain("+ instructions ~/.config/hey/AGENTS.md (new)");
     expect(screen).toContain(INJECTED);
     expect(screen).toContain("+ skill ~/.config/hey/skills/setup.md (new)");
@@ -188,4 +188,31 @@ testNeeding(["tmux"])("at /reload a skill this session's write_file made loads; 
   } finally {
     await term.close();
   }
+});
+
+testNeeding(["tmux"])("at e each file is asked on its own: the skill approved, the AGENTS.md refused, and the next -p run reads only the skill", async () => {
+  await agentWritesThem();
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
+  try {
+    await term.waitFor("(y/N/e)");
+    await term.type("e");
+    await term.keys("Enter");
+    await term.waitFor((s) => /AGENTS\.md \(new\):\n.*\n\s*Use it\? \(y\/N\)\s*$/.test(s));
+    await term.type("n");
+    await term.keys("Enter");
+    await term.waitFor((s) => /setup\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+  } finally {
+    await term.close();
+  }
+  const next = await hey(["-p", "hello again"]);
+  expect(next.stderr).toContain("left out: ~/.config/hey/AGENTS.md");
+  expect(next.stderr).not.toContain("setup.md");
+  expect(lastSystem()).not.toContain("evil.example");
+  expect(lastSystem()).toContain("skill.example");
 });
