@@ -55,11 +55,10 @@ export function approvedBefore(state: Pick<InstructionState, "record" | "file">)
 /**
  * Weighs the user's instruction files against the record when `permission` sets a list: asks with
  * `ask` (the REPL) about those new or changed, showing what changed — all at once, or at `e` each
- * on its own; those not approved are held
- * out of this run (`state.held`, which the prompt reads), each said to `warn`. `state.instructions`
- * gets the hashes to record. Returns whether the user said yes to any (the record is then written at
- * once, as a yes to the config question is). `records` false (`hey doctor`, which writes no record):
- * files adopted are not said to be recorded.
+ * on its own; those not approved are held out of this run (`state.held`, which the prompt reads),
+ * each said to `warn`. `state.instructions` gets the hashes to record. Returns whether the user
+ * said yes to any (the record is then written at once, as a yes to the config question is).
+ * `records` false (`hey doctor`, which writes no record): files adopted are not said to be recorded.
  */
 export async function decideInstructions(
   permission: Settings["permission"],
