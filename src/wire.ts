@@ -62,7 +62,7 @@ import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
-import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
+import { keepApproved, notingWrites, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { failureHelp } from "./peers/found.ts";
@@ -169,8 +169,7 @@ export async function assemble(
   const startDir = promptDir(resumed?.header.cwd, here, projectOf(home)); // the system prompt's: where a session of this project began
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26): below the system prompt's directory
   const nested = createNestedAgents({ cwd: startDir, configDir: here.configDir, warn: say, inPrompt: () => prompt.instructions() }); // within the share it leaves
-  // said among the tool's own lines on a terminal; on stderr with --output json
-  const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
+  const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, ""))); // among the tool's own lines on a terminal; on stderr with --output json
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
   const configFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile].includes(f)); // and .mcp.json, which other tools read too
   const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
@@ -180,8 +179,7 @@ export async function assemble(
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
     const plain = toolEnvironment(env, s, s.tools.keepEnv);
-    // under a list git takes no bare repository the agent could have made (permission/git-env.ts)
-    const commandEnv = listsSet(s.permission) ? explicitBareRepositories(plain) : plain;
+    const commandEnv = listsSet(s.permission) ? explicitBareRepositories(plain) : plain; // under a list git takes no bare repository the agent could have made (permission/git-env.ts)
     // the directories the tools find programs in (absolute ones: `.` would guard the project): no write may land there while a list is set
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
@@ -201,7 +199,9 @@ export async function assemble(
       session: sessionId,
       notice: toolNotice,
       vet: configVet, // a write that would leave one of hey's config files unable to load is refused
-    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`
+    })
+      .map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)) // `/undo`
+      .map((t) => notingWrites(t, start.approvals, here)); // a skill of yours it writes loads at /reload
     return {
       shell,
       env: commandEnv,

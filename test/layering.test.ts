@@ -145,6 +145,7 @@ const EDGES = new Set([
   "trust/approve.ts",
   "trust/ask.ts",
   "trust/command.ts",
+  "trust/instruction-copies.ts",
   "trust/instructions.ts",
   "trust/session.ts",
   "trust/start.ts",

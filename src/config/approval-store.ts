@@ -17,7 +17,7 @@ export function readApprovals(file: string): Approvals | undefined {
 /**
  * The record as a run goes by it: undefined when there is none yet (hey's first run), or none can be
  * there (the state directory below a file: ENOTDIR); a broken one (or a link) is said to `warn` and
- * approves nothing, until hey records again. Never throws.
+ * approves nothing — no config file, and none of the user's instruction files — until hey records again. Never throws.
  */
 export function readApprovalsForRun(file: string, warn: (message: string) => void): Approvals | undefined {
   try {
@@ -26,7 +26,7 @@ export function readApprovalsForRun(file: string, warn: (message: string) => voi
     // below a file (HOME=/dev/null, a state directory in the way of a file): no record can be there, as when there is none
     if (errnoCode(e) === "ENOTDIR") return undefined;
     warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
-    return emptyApprovals();
+    return { ...emptyApprovals(), instructions: {} }; // your AGENTS.md and skills neither: each waits for your yes
   }
 }
 

@@ -89,7 +89,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const filter = filterLine(settings.tools.bashFilter, settings.bashFilterSource, config.warnings); // an unrunnable bash_filter too
   for (const w of config.warnings) if (!grep.endsWith(w) && !filter?.endsWith(w)) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
-  await decideInstructions(settings.permission, begun.approvals, here, undefined, warn); // your AGENTS.md and skills a -p run would leave out
+  await decideInstructions(settings.permission, begun.approvals, here, undefined, warn, false); // your AGENTS.md and skills a -p run would leave out
   const provider = settings.provider;
   if (unsendable(provider)) throw new ConfigError(unsendable(provider)!); // no probe goes out there, nor without a model name
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };

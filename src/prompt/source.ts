@@ -10,7 +10,8 @@
 // (a summary or trim left it out), or when the note would be over its cap. The two are Reloadables
 // for `/reload`.
 import * as nodePath from "node:path";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { readHeadText } from "../fs/read-head.ts";
 import type { PlatformPath } from "../fs/user-path.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
@@ -66,11 +67,11 @@ export interface PromptSourceOptions extends PeerDirs {
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
   /**
-   * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) held
-   * out for want of approval (trust/instructions.ts heldOut), asked at start-up and at each
-   * `/reload`; undefined: none is
+   * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) as
+   * approved at the start and as this session wrote them; any other text of theirs is held out
+   * (trust/instructions.ts heldOut), asked at start-up and at each `/reload`; undefined: none is
    */
-  approvals?: Pick<InstructionState, "held">;
+  approvals?: Pick<InstructionState, "held" | "instructions" | "wrote">;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
@@ -105,7 +106,7 @@ export interface PromptSource {
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
-  const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path);
+  const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path, opts);
   const load = (trusted: boolean) => loadSkills(folders(trusted), held);
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
@@ -140,8 +141,12 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   /** whether the project's skills and config load, as of start-up or the last /reload: what the trust note tells the model */
   let loads = startTrusted;
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
-    const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
-    const files = read.files.filter((f) => !held(f.path)).map((f) => ({ ...f, text: opts.redact(f.text) }));
+    const [user, ...project] = agentsPlaces(cwd, configDir, opts); // a `git init` since the start moves the root
+    // a held AGENTS.md of yours gives way to the next you approved; one changed while it is read is left out (readHeadText's text is then dropped)
+    const places = [{ ...user!, names: user!.names.filter((name) => !held(isAbsolute(name) ? name : join(user!.dir, name))) }, ...project];
+    const gated = (path: string, max: number) => (({ text, ...rest }) => ({ ...rest, text: held(path) ? "" : text }))(readHeadText(path, max));
+    const read = readAgentsFiles(places, { outside: opts.importsOutside(), read: gated });
+    const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
     const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
     if (!capped.leftOut) return { ...read, files };
     const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out

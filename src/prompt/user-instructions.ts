@@ -1,17 +1,15 @@
 // The user's own instruction files, as the approvals rule weighs them (trust/instructions.ts):
 // the user-level AGENTS.md the prompt reads (`~/.config/hey/AGENTS.md`, else Codex's or Claude
-// Code's) and the skill files of the user's three skill folders. Every session in every project
-// reads them, so each is hashed here — only while a permission list is set: without one the agent
-// may change anything anyway, and the start pays nothing.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+// Code's) and the skills of the user's three skill folders. Every session in every project reads
+// them, so each is hashed here — only while a permission list is set: without one the agent may
+// change anything anyway, and the start pays nothing. A folder skill is hashed whole: the model
+// reads its reference files and runs its scripts as the skill's procedure.
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import type { PeerDirs } from "../fs/places.ts";
 import { userPeerFiles } from "./agents-md.ts";
 import { skillFolders } from "../skills/load.ts";
 import type { UserInstruction } from "../trust/instruction-approval.ts";
-
-/** Lines of a file the question shows (trust/instruction-approval.ts). */
-const HEAD_LINES = 6;
 
 /** Where the user's files are: hey's config folder, the home directory, the other agents' folders. */
 export interface UserPlaces extends PeerDirs {
@@ -19,15 +17,24 @@ export interface UserPlaces extends PeerDirs {
   home: string;
 }
 
-/** The user-level instruction files there now, each with the hash of its text; a file that cannot be read is left to the prompt's reading to report. */
+/** A folder skill's files hashed at most: a skill is a few files; a folder past this is hashed by its first files and its count. */
+const SKILL_FILES_MAX = 200;
+/** A folder skill's bytes hashed at most; past it a file counts by its size and modification time. */
+const SKILL_BYTES_MAX = 8 * 1024 * 1024;
+
+/** The places of the user's AGENTS.md, in the order the prompt tries them (prompt/agents-md.ts agentsPlaces). */
+export const userAgentsFiles = (at: UserPlaces): string[] => [join(at.configDir, "AGENTS.md"), ...userPeerFiles(at)];
+
+/**
+ * The user-level instruction files there now, each with its hash: every user AGENTS.md that
+ * exists, in the order the prompt tries them (one that waits gives way to the next: trust/instruction-approval.ts
+ * inUse), then each skill. A file that cannot be read is left to the prompt's reading to report.
+ */
 export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
   const out: UserInstruction[] = [];
-  // the first that exists of the user's place, as agents-md.ts reads it (the others are not read then)
-  for (const path of [join(at.configDir, "AGENTS.md"), ...userPeerFiles(at)]) {
-    if (!isFile(path)) continue;
-    const read = hashed(path, "AGENTS.md");
-    if (read) out.push(read);
-    break;
+  for (const path of userAgentsFiles(at)) {
+    const hash = isFile(path) ? instructionHash(path, at) : undefined;
+    if (hash) out.push({ path, kind: "AGENTS.md", hash });
   }
   for (const { dir } of skillFolders({ ...at, root: at.home, project: false })) {
     let names: string[];
@@ -40,46 +47,103 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
       if (name.startsWith(".")) continue;
       const path = join(dir, name);
       const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
-      const read = file && hashed(file, "skill");
-      if (read) out.push(read);
+      const hash = file && instructionHash(file, at);
+      if (file && hash) out.push({ path: file, kind: "skill", hash });
     }
   }
   return out;
 }
 
-/** The hash of the text at `path` now, or undefined when it cannot be read (gone since, unreadable). */
-export function instructionHash(path: string): string | undefined {
+/**
+ * Whether `path` is one of the user's instruction files as userInstructionFiles names them: a user
+ * AGENTS.md, a `.md` skill in a user skill folder, or a folder skill's SKILL.md there.
+ */
+export function isUserInstruction(path: string, at: UserPlaces): boolean {
+  return userAgentsFiles(at).includes(path) || userSkillFolders(at).includes(dirname(path)) || skillFolderOf(path, at) !== undefined;
+}
+
+const userSkillFolders = (at: UserPlaces) => skillFolders({ ...at, root: at.home, project: false }).map((f) => f.dir);
+
+/** The folder of a folder skill when `path` is its SKILL.md in one of the user's skill folders. */
+const skillFolderOf = (path: string, at: UserPlaces) =>
+  basename(path) === "SKILL.md" && userSkillFolders(at).includes(dirname(dirname(path))) ? dirname(path) : undefined;
+
+/**
+ * The hash of one of the user's instruction files now: of its bytes (32 hex digits); of a folder
+ * skill's SKILL.md, every file in its folder (skillDigest), then a dot and the SKILL.md's own.
+ * Undefined when it cannot be read.
+ */
+export function instructionHash(path: string, at?: UserPlaces): string | undefined {
   try {
-    return hashOf(readFileSync(path));
+    const own = hashOf(readFileSync(path));
+    const folder = at && skillFolderOf(path, at);
+    // the SKILL.md's own hash after the folder's: what its kept copy is checked against (trust/instruction-copies.ts)
+    return folder ? `${skillDigest(folder)}.${own}` : own;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * One hash for every regular file below `dir` (links followed, `.git` skipped): each file's path
+ * within it and its bytes, in name order, bounded by SKILL_FILES_MAX and SKILL_BYTES_MAX.
+ * Throws when `dir` cannot be listed.
+ */
+export function skillDigest(dir: string): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  const files = filesBelow(dir);
+  let bytes = 0;
+  for (const file of files.slice(0, SKILL_FILES_MAX)) {
+    hasher.update(`${relative(dir, file)}\0`);
+    const size = statSync(file).size;
+    if (bytes + size > SKILL_BYTES_MAX) hasher.update(`${size} ${statSync(file).mtimeMs}\0`);
+    else hasher.update(readBounded(file, size));
+    bytes += size;
+  }
+  if (files.length > SKILL_FILES_MAX) hasher.update(`+${files.length - SKILL_FILES_MAX}`);
+  return hasher.digest("hex").slice(0, 32);
+}
+
+/** The regular files below `dir`, sorted; stops looking past SKILL_FILES_MAX + 1 (the count past the cap is still told apart). */
+function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (out.length > SKILL_FILES_MAX) return;
+      if (entry.name === ".git") continue; // a skill cloned with git: its history is not what the model reads
+      const path = join(at, entry.name);
+      const kind = entry.isSymbolicLink() ? statKind(path) : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : undefined;
+      if (kind === "dir") walk(path);
+      else if (kind === "file") out.push(path);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function statKind(path: string): "dir" | "file" | undefined {
+  try {
+    const s = statSync(path);
+    return s.isDirectory() ? "dir" : s.isFile() ? "file" : undefined;
+  } catch {
+    return undefined; // a broken link: nothing the model can read
+  }
+}
+
+/** At most `size` bytes of `path` (what stat said a moment ago): a file growing meanwhile is not read past it. */
+function readBounded(path: string, size: number): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(size);
+    const n = readSync(fd, buffer, 0, size, 0);
+    return buffer.subarray(0, n);
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** sha256 of the bytes, 32 hex digits, as the record keeps a config's fingerprints. */
-const hashOf = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 32);
-
-function hashed(path: string, kind: UserInstruction["kind"]): UserInstruction | undefined {
-  try {
-    // every .md at a folder's root, frontmatter or not: what skills/load.ts takes for one (UTF-16, a BOM) is its decoding's to say
-    return { path, kind, hash: hashOf(readFileSync(path)) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A file's first lines, as the question shows them; read only for a file that waits (the start hashes, it does not decode). */
-export function instructionHead(path: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
-  } catch {
-    return [];
-  }
-  const lines = text.split(/\r?\n/);
-  const head = lines.slice(0, HEAD_LINES);
-  return lines.length > HEAD_LINES ? [...head, `… (${lines.length} lines)`] : head;
-}
+export const hashOf = (bytes: Uint8Array | string) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 32);
 
 function isFile(path: string): boolean {
   try {

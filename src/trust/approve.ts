@@ -13,13 +13,14 @@ import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, read
 import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
 import type { InstructionState } from "./instructions.ts";
+import { keepCopies, keptBefore } from "./instruction-copies.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
-export { decideInstructions } from "./instructions.ts"; // the start's question beside decideWidenings
+export { decideInstructions, notingWrites } from "./instructions.ts"; // the start's question beside decideWidenings
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState extends InstructionState {
@@ -144,7 +145,10 @@ export async function recordApprovals(
   const newHashes =
     hashes !== undefined && (before.instructions === undefined || Object.entries(hashes).some(([path, hash]) => before.instructions![path] !== hash));
   const changed = first || state.lost || newHashes || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
-  if (!changed) return before;
+  if (!changed) {
+    if (hashes && !keptBefore(state.file)) keepCopies(state.file, hashes); // a record from before hey kept copies
+    return before;
+  }
   // after a removed record, only the answers given at hey's question in this run (trust/store.ts keepWhileLost): trust.json's others are unconfirmed
   const trusted = first ? trustedIn(trustFile) : state.lost ? before.trusted : undefined;
   // a file another session recorded since this one read the record keeps that entry, unless this
@@ -161,6 +165,7 @@ export async function recordApprovals(
     );
   try {
     const next = await updateApprovals(state.file, update);
+    if (next.instructions) keepCopies(state.file, hashes ?? {}); // what the question diffs against next time, and the mark that hashes were kept
     const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;

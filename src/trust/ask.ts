@@ -17,7 +17,7 @@ const EARLY_INPUT_MS = 30;
  * with the terminal as the shell left it; after `fg` (or a SIGSTOP's SIGCONT) the question is shown
  * again with what was typed of the answer, and still waits. A resize redraws it where the terminal's
  * reflow of its row put the cursor, so it shows once. A question ending in `(y/N) ` takes only y,
- * yes, n, no or Enter: anything else (`yhi there`, a y with the first message typed on after it)
+ * yes, n, no or Enter (one ending in `(y/N/e) ` e or each too): anything else (`yhi there`, a y with the first message typed on after it)
  * is asked again, not taken as a no; with `keep` (a prompt follows: the REPL's start) that text is
  * given back to stdin, unsent, as the start of the prompt's line, not dropped.
  */
@@ -82,12 +82,12 @@ export async function askLine(question: string, keep = false): Promise<string | 
     };
     rl.on("SIGINT", () => done(undefined));
     rl.on("close", () => done(undefined));
-    const yesNo = /\(y\/N\)\s*$/.test(prompt);
+    const yesNo = /\(y\/N(\/e)?\)\s*$/.exec(prompt); // `/e`: or each file on its own (trust/instructions.ts)
     const heard = (answer: string) => {
-      if (!yesNo || answersYesNo(answer)) return done(answer);
+      if (!yesNo || answersYesNo(answer) || (yesNo[1] && /^\s*e(ach)?\s*$/i.test(answer))) return done(answer);
       if (keep) kept = answer;
       const then = keep ? " (what you typed waits at the prompt after it)" : "";
-      stdout.write(`hey: ${JSON.stringify(answer.trim())} does not answer the question: type y or n, then Enter${then}\n`);
+      stdout.write(`hey: ${JSON.stringify(answer.trim())} does not answer the question: type y${yesNo[1] ? ", n or e" : " or n"}, then Enter${then}\n`);
       rl.question(prompt, heard);
     };
     rl.question(prompt, heard);

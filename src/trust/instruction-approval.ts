@@ -4,23 +4,40 @@
 // every project, past the untrusted-project gate — so it waits for a yes at the next interactive
 // start, and a one-shot run leaves it out, saying so. Pure: the weighing and the words;
 // trust/instructions.ts reads the files and asks.
+import { basename, dirname } from "node:path";
+import { diffLines } from "diff";
 import { visible } from "../ui/visible.ts";
 
 /** One user-level instruction file as found now (prompt/user-instructions.ts). */
 export interface UserInstruction {
   path: string;
   kind: "AGENTS.md" | "skill";
-  /** of its text (32 hex digits) */
+  /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (prompt/user-instructions.ts instructionHash) */
   hash: string;
 }
 
-/** A file that waits for the user's yes: never approved (`new`), or changed since; `head`: its first lines, for the question. */
-export type PendingInstruction = UserInstruction & { was: "new" | "changed"; head?: string[] };
+/** A file that waits for the user's yes: never approved (`new`), or changed since; `shown`: what the question shows of it (instructionChange). */
+export type PendingInstruction = UserInstruction & { was: "new" | "changed"; shown?: string[] };
+
+/**
+ * The files of `now` the prompt would read against `approved`: every skill, and of the user's
+ * AGENTS.md files (in the prompt's order) the first, and while it waits the next one — read in its
+ * place — up to the first approved one. Undefined `approved` (all taken as they are): the first alone.
+ */
+export function inUse(now: readonly UserInstruction[], approved: Readonly<Record<string, string>> | undefined): UserInstruction[] {
+  let found = false;
+  return now.filter((f) => {
+    if (f.kind !== "AGENTS.md") return true;
+    if (found) return false;
+    found = approved === undefined || approved[f.path] === f.hash;
+    return true;
+  });
+}
 
 /**
  * The files of `now` that wait for a yes against `approved` (the record's path → hash). Undefined
- * `approved`: nothing recorded yet (hey's first run, or a record kept before hey hashed these
- * files): every file is taken as it is, as a first run takes the config files.
+ * `approved`: every file is taken as it is (hey's first run, or a record kept before hey weighed
+ * these files: trust/instructions.ts approvedBefore).
  */
 export function pendingInstructions(now: readonly UserInstruction[], approved: Readonly<Record<string, string>> | undefined): PendingInstruction[] {
   if (approved === undefined) return [];
@@ -34,40 +51,105 @@ export function approvedHashes(now: readonly UserInstruction[], held: readonly U
   return out;
 }
 
+/** Changed lines the question shows of a file at most; past them a count. */
+const CHANGE_LINES_MAX = 12;
+/** A new file is shown whole up to this many lines; past them its first and last lines. */
+const NEW_LINES_MAX = 12;
+/** Files the question shows lines of; past them one line each, and past QUESTION_FILES_MAX a count per folder. */
+const SHOWN_FILES_MAX = 6;
+const QUESTION_FILES_MAX = 20;
+
+/**
+ * What the question shows of a file (`now`, its text; `approved`, the copy of what the user
+ * approved, when hey has one): a changed file's added (`+`) and removed (`-`) lines, a new one's
+ * text — each bounded, what is past the bound counted. `folder`: a folder skill, whose other files
+ * changed when its SKILL.md did not.
+ */
+export function instructionChange(was: "new" | "changed", now: string, approved: string | undefined, folder = false): string[] {
+  const lines = splitLines(now);
+  if (was === "changed" && approved !== undefined) {
+    const changed = diffLines(approved, now).flatMap((part) =>
+      part.added || part.removed ? splitLines(part.value).map((l) => `${part.added ? "+" : "-"} ${l}`) : [],
+    );
+    if (changed.length === 0)
+      return [folder ? "(SKILL.md as you approved it; other files in its folder changed)" : "(only its line endings or encoding changed)"];
+    return changed.length > CHANGE_LINES_MAX ? [...changed.slice(0, CHANGE_LINES_MAX), `… ${changed.length - CHANGE_LINES_MAX} more changed lines`] : changed;
+  }
+  const missing = was === "changed" ? ["(hey kept no copy of what you approved: the whole file)"] : [];
+  if (lines.length <= NEW_LINES_MAX) return [...missing, ...lines];
+  const half = NEW_LINES_MAX / 2;
+  return [...missing, ...lines.slice(0, half), `… ${lines.length - NEW_LINES_MAX} lines …`, ...lines.slice(-half)];
+}
+
+const splitLines = (text: string) => {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  return lines.at(-1) === "" ? lines.slice(0, -1) : lines;
+};
+
 /** `path` as the user reads it: `~/…` under `home`. */
 const tilde = (path: string, home: string) => (home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
 
-/** A head line shown in the question: control characters made visible, long lines cut. */
+/** The skills folder a skill file is in: a folder skill's SKILL.md is one level deeper. */
+const skillsFolder = (path: string) => (basename(path) === "SKILL.md" ? dirname(dirname(path)) : dirname(path));
+
+/** A line shown in the question: control characters made visible, long lines cut. */
 const shownLine = (line: string) => visible(line.length > 160 ? `${line.slice(0, 159)}…` : line);
 
 /** What the question says of one file: what it is, whether new or changed, where. */
 const fileLine = (f: PendingInstruction, home: string) =>
   `${f.was === "new" ? "+" : "~"} ${f.kind === "skill" ? "skill" : "instructions"} ${visible(tilde(f.path, home))} (${f.was === "new" ? "new" : "changed since you approved it"})`;
 
-/** The interactive start's question: each file, its first lines, and why hey asks. */
+/**
+ * The interactive start's question: each file on one line with what changed in it below — the
+ * first SHOWN_FILES_MAX with their lines, then the names alone, then a count per folder — and why hey asks.
+ */
 export function instructionQuestion(pending: readonly PendingInstruction[], home: string): string {
-  const files = pending.map((f) => `  ${fileLine(f, home)}:\n${(f.head ?? []).map((l) => `      ${shownLine(l)}`).join("\n")}`);
+  const named = pending.slice(0, QUESTION_FILES_MAX);
+  const files = named.map((f, i) =>
+    i < SHOWN_FILES_MAX && f.shown?.length ? `  ${fileLine(f, home)}:\n${f.shown.map((l) => `      ${shownLine(l)}`).join("\n")}` : `  ${fileLine(f, home)}`,
+  );
+  const rest = new Map<string, number>();
+  for (const f of pending.slice(QUESTION_FILES_MAX)) {
+    const folder = tilde(skillsFolder(f.path), home);
+    rest.set(folder, (rest.get(folder) ?? 0) + 1);
+  }
+  for (const [folder, n] of rest) files.push(`  … and ${n} more in ${visible(folder)}`);
   const one = pending.length === 1;
   return (
-    `Your own instruction ${one ? "file is" : "files are"} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +
+    `Your own instruction ${one ? "file is" : `files (${pending.length}) are`} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +
     `${files.join("\n")}\n` +
-    `A permission list is set, and the agent may have written ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it" : "them"}? (y/N) `
+    `A permission list is set, and the agent may have written ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it? (y/N) " : "them? y: all, n: none, e: each on its own (y/N/e) "}`
   );
+}
+
+/** After `e` at instructionQuestion: the question about one file, with what changed in it. */
+export function oneFileQuestion(f: PendingInstruction, home: string): string {
+  return `  ${fileLine(f, home)}${f.shown?.length ? `:\n${f.shown.map((l) => `      ${shownLine(l)}`).join("\n")}\n` : "\n"}  Use it? (y/N) `;
 }
 
 /**
  * One line per file left out of this run: a one-shot run (never asked), or `asked` and not
- * answered yes; with how to approve it.
+ * answered yes; with how to approve it. `instead`: the user AGENTS.md read in place of a held one.
  */
-export function instructionNotices(pending: readonly PendingInstruction[], home: string, asked: boolean): string[] {
+export function instructionNotices(pending: readonly PendingInstruction[], home: string, asked: boolean, instead?: string): string[] {
   const how = asked ? "hey asks again at the next start" : "to use it, start `hey` at a terminal and answer its question";
   return pending.map(
     (f) =>
-      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "skill" ? "a skill" : "your AGENTS.md"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}`,
+      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "skill" ? "a skill" : "your AGENTS.md"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}` +
+      (f.kind === "AGENTS.md" && instead ? `; ${visible(tilde(instead, home))}, as you approved it, is read in its place` : ""),
   );
 }
 
-/** On the first run with a list where nothing of them was recorded yet: the files taken as they are. */
+/** On the first run with a list where nothing of them was recorded yet: the files taken as they are, counted per folder. */
 export function adoptedInstructionsNotice(files: readonly UserInstruction[], home: string, record: string): string {
-  return `recorded your instruction files (${files.map((f) => visible(tilde(f.path, home))).join(", ")}) as approved in ${record}; from now on a new or changed one waits for your yes while a permission list is set`;
+  const skills = new Map<string, number>();
+  for (const f of files.filter((f) => f.kind === "skill")) {
+    const folder = tilde(skillsFolder(f.path), home);
+    skills.set(folder, (skills.get(folder) ?? 0) + 1);
+  }
+  const named = [
+    ...files.filter((f) => f.kind === "AGENTS.md").map((f) => tilde(f.path, home)),
+    ...[...skills].map(([folder, n]) => `${n} skill${n === 1 ? "" : "s"} in ${folder}`),
+  ];
+  return `recorded your instruction files (${named.map(visible).join(", ")}) as approved in ${record}; from now on a new or changed one waits for your yes while a permission list is set`;
 }

@@ -67,7 +67,7 @@ testNeeding(["tmux"])("the interactive start shows the files and asks; after a y
   await agentWritesThem();
   const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
   try {
-    const screen = await term.waitFor("(y/N)");
+    const screen = await term.waitFor("(y/N/e)");
     expect(screen).toContain("+ instructions ~/.config/hey/AGENTS.md (new)");
     expect(screen).toContain(INJECTED);
     expect(screen).toContain("+ skill ~/.config/hey/skills/setup.md (new)");
@@ -101,7 +101,7 @@ test("without a permission list nothing is held: the agent's AGENTS.md loads as 
   expect(lastSystem()).toContain("Prefer tabs.");
 });
 
-test("files the user had before are taken as they are by the first run with a list (a record without instruction hashes), and nothing nags", async () => {
+test("files the user had before are taken as they are by the first run with a list (a record without instruction hashes), said once, and nothing nags", async () => {
   scripted.userConfig("");
   expect((await hey(["-p", "hi"])).code).toBe(0); // a record an earlier run wrote, holding no instruction files
   mkdirSync(join(configDir(), "skills"), { recursive: true });
@@ -110,7 +110,10 @@ test("files the user had before are taken as they are by the first run with a li
   scripted.userConfig(ALLOW_ALL);
   const first = await hey(["-p", "hello"]);
   expect(first.stderr).not.toContain("left out");
+  // said once, even to a -p run: what was taken as approved, counted per folder
+  expect(first.stderr).toContain("recorded your instruction files (~/.config/hey/AGENTS.md, 1 skill in ~/.config/hey/skills) as approved");
   expect(lastSystem()).toContain("Prefer tabs.");
+  expect((await hey(["-p", "hello"])).stderr).not.toContain("recorded your instruction files");
   expect(readFileSync(record(), "utf8")).toContain('"instructions"');
   writeFileSync(agentsMd(), `${INJECTED}\n`); // from now on a change waits
   expect((await hey(["-p", "hello"])).stderr).toContain("left out: ~/.config/hey/AGENTS.md");
@@ -130,4 +133,86 @@ test("a removed approvals record adopts none of the files: each waits for a yes"
   expect(again.stderr).not.toContain("is missing");
   expect(again.stderr).toContain("left out: ~/.config/hey/AGENTS.md");
   expect(lastSystem()).not.toContain("evil.example");
+});
+
+testNeeding(["tmux"])("the question shows what changed: a line the agent appended to a long AGENTS.md, not its first lines", async () => {
+  scripted.userConfig(ALLOW_ALL);
+  mkdirSync(configDir(), { recursive: true });
+  writeFileSync(agentsMd(), Array.from({ length: 30 }, (_, i) => `- my rule ${i}`).join("\n") + "\n");
+  expect((await hey(["-p", "hi"])).code).toBe(0); // hey's first run: your file taken as it is, and a copy kept
+  scripted.calls = [["bash", { command: `printf '${INJECTED}\\n' >> ${agentsMd()}` }]];
+  expect((await hey(["-p", "tidy up"])).code).toBe(0);
+  scripted.calls = [];
+  expect(readFileSync(agentsMd(), "utf8")).toEndWith(`${INJECTED}\n`);
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
+  try {
+    const screen = await term.waitFor("(y/N)");
+    expect(screen).toContain("~ instructions ~/.config/hey/AGENTS.md (changed since you approved it):");
+    expect(screen).toContain(`+ ${INJECTED}`);
+    expect(screen).not.toContain("my rule 0");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+  } finally {
+    await term.close();
+  }
+});
+
+testNeeding(["tmux"])("at /reload a skill this session's write_file made loads; one another process wrote meanwhile waits for the next start", async () => {
+  scripted.userConfig(ALLOW_ALL);
+  expect((await hey(["-p", "hi"])).code).toBe(0); // the record written
+  const made = join(configDir(), "skills", "made", "SKILL.md");
+  const other = join(configDir(), "skills", "other", "SKILL.md");
+  scripted.calls = [["write_file", { path: made, content: "---\nname: made\ndescription: Made in this session\n---\nBody.\n" }]];
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
+  try {
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("make a skill");
+    await term.keys("Enter");
+    await term.waitFor("results:");
+    mkdirSync(join(other, ".."), { recursive: true });
+    writeFileSync(other, "---\nname: other\ndescription: Written by another process\n---\nBody.\n"); // a loop, another hey
+    await term.type("/reload");
+    await term.keys("Enter");
+    await term.waitFor((s) => /› \/reload\n[^]*\n›\s*$/.test(s));
+    await term.type("/skills");
+    await term.keys("Enter");
+    const screen = await term.waitFor("other");
+    expect(screen).toMatch(/made .*Made in this session/);
+    expect(screen).toMatch(/other .*\[waiting for your yes/);
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+  } finally {
+    await term.close();
+  }
+});
+
+testNeeding(["tmux"])("at e each file is asked on its own: the skill approved, the AGENTS.md refused, and the next -p run reads only the skill", async () => {
+  await agentWritesThem();
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
+  try {
+    await term.waitFor("(y/N/e)");
+    await term.type("e");
+    await term.keys("Enter");
+    await term.waitFor((s) => /AGENTS\.md \(new\):\n.*\n\s*Use it\? \(y\/N\)\s*$/.test(s));
+    await term.type("n");
+    await term.keys("Enter");
+    await term.waitFor((s) => /setup\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
+    await term.type("y");
+    await term.keys("Enter");
+    await term.waitFor((s) => s.trimEnd().endsWith("›"));
+    await term.type("/quit");
+    await term.keys("Enter");
+    await term.waitFor("[exit 0]");
+  } finally {
+    await term.close();
+  }
+  const next = await hey(["-p", "hello again"]);
+  expect(next.stderr).toContain("left out: ~/.config/hey/AGENTS.md");
+  expect(next.stderr).not.toContain("setup.md");
+  expect(lastSystem()).not.toContain("evil.example");
+  expect(lastSystem()).toContain("skill.example");
 });
