@@ -110,9 +110,8 @@ export interface RuntimeParts {
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
-   * `/trust` or `/untrust` since they were read: as before until `/reload`); `provisional`: trusted
-   * unrecorded, as the project had nothing to guard at start (trust/session.ts keepGrownTrust);
-   * `approvedOnly`: trusted by --approve alone, until a `/trust` records it
+   * `/trust` or `/untrust` since they were read: as before until `/reload`); `provisional`, `approvedOnly`: trusted
+   * unrecorded, as the project had nothing to guard at start (trust/session.ts keepGrownTrust), or by --approve alone
    */
   trust: { trusted: boolean; loaded: boolean; provisional: boolean; approvedOnly?: boolean };
   oneShot: boolean;

@@ -218,6 +218,20 @@ test("from a subdirectory, the trusted note names the project root's .hey/, as t
   expect(note).not.toContain(" .hey/skills/");
 });
 
+// x160 finding 3: trusted in the REPL (the note said so), then `hey trust --revoke` and the skill removed; `hey -c -p`
+// sends a guide that says nothing of the project, and the model's last word was still that the project's .hey/ loads
+test("a trusted note in the history is corrected when the project no longer loads, though the guide says nothing of it", () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  mkdirSync(project);
+  const source = createPromptSource({ ...options(configDir, []), cwd: project, root: project, skills: { trusted: () => false } });
+  expect(source.system()).not.toContain("trust"); // nothing left out: the user's folders, nothing of the project
+  const history = [
+    userMessage([{ type: "text", text: "[hey: this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)]" }]),
+  ];
+  expect(trustNote(source.shown().trust, history)).toStartWith("[hey: this project is not trusted now:");
+  expect(trustNote(source.shown().trust, [])).toBeUndefined();
+});
+
 test("a trusted project's /untrust, then /reload: the system prompt stays, and what loads is the note's", async () => {
   const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
   mkdirSync(project);
