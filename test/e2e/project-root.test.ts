@@ -56,9 +56,7 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
   expect(run.code).toBe(3); // stopped at the turn limit: the hand-off is saved
   const first = m.requests[0]!;
   expect(systemOf(first)).toContain(`${join(repo, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
-  expect(systemOf(first)).toContain(
-    `Working directory: ${join(repo, "sub")}\nProject root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")})`,
-  );
+  expect(systemOf(first)).toContain(`Working directory: ${join(repo, "sub")}\nProject root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")})`);
   // --approve trusts it for this run alone: new skills go where the next run without it loads them (x160 #2)
   expect(systemOf(first)).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
   expect(toolNames(first)).toContain("find_issue");
