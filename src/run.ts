@@ -184,6 +184,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       started,
       trusted: trust.trusted,
       provisional: trust.provisional,
+      approvedOnly: trust.approvedOnly,
       approvals,
       controls: controlFiles(begun.here, args.config), // the configs above whose deny entries apply, the record's too
       plan,

@@ -110,10 +110,10 @@ export interface RuntimeParts {
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
-   * `/trust` or `/untrust` since they were read: as before until `/reload`); `provisional`: trusted
-   * unrecorded, as the project had nothing to guard at start (trust/session.ts keepGrownTrust)
+   * `/trust` or `/untrust` since they were read: as before until `/reload`); `provisional`, `approvedOnly`: trusted
+   * unrecorded, as the project had nothing to guard at start (trust/session.ts keepGrownTrust), or by --approve alone
    */
-  trust: { trusted: boolean; loaded: boolean; provisional: boolean };
+  trust: { trusted: boolean; loaded: boolean; provisional: boolean; approvedOnly?: boolean };
   oneShot: boolean;
   /** the working directory the system prompt names (sessions/resumed.ts promptDir): hey's, or where the session began in this project */
   startDir: string;

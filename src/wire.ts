@@ -63,6 +63,7 @@ import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
 import { keepApproved, notingWrites, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
+import type { TrustOutcome } from "./trust/store.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { failureHelp } from "./peers/found.ts";
@@ -72,8 +73,8 @@ import { writer } from "./ui/term.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** What run.ts prepared before the run is built: the configuration and what it was read with. */
-export interface Start {
+/** What run.ts prepared before the run is built: the configuration and what it was read with; trusted unrecorded for the session (nothing to guard) or for the run (--approve) as TrustOutcome says. */
+export interface Start extends Partial<Pick<TrustOutcome, "provisional" | "approvedOnly">> {
   env: Env;
   config: LoadedConfig;
   started: Started;
@@ -81,8 +82,6 @@ export interface Start {
   trusted: boolean;
   /** whether `config` holds the project's files (a `/trust` after they were read: not yet); `trusted` when left out */
   loaded?: boolean;
-  /** trusted unrecorded for this session, as the project had nothing to guard (trust/store.ts TrustOutcome) */
-  provisional?: boolean;
   /** what the user approved so far (the record as start-up left it), for `/reload` to weigh changes against */
   approvals: ApprovalState;
   /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
@@ -164,7 +163,7 @@ export async function assemble(
   if (!terminal) noticeEvent = (message) => void (ended || display.emit({ type: "notice", message }));
   void pruneOutputs(here.outputsDir, { current: sessionId }); // bash's full outputs live with the session; older ones are pruned in the background
   const seen: Runtime["seen"] = new Map(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
-  const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
+  const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false, approvedOnly: start.approvedOnly };
   const pathOf = (path: string) => callPath(path, cwd, home);
   const startDir = promptDir(resumed?.header.cwd, here, projectOf(home)); // the system prompt's: where a session of this project began
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26): below the system prompt's directory
@@ -248,7 +247,7 @@ export async function assemble(
     core: corePrompt,
     os: platform(),
     shell: () => live.configured.shell.label ?? live.configured.shell.name,
-    skills: run.skills ? { trusted: () => trust.trusted, everyRun: trust.trusted && !trust.provisional } : undefined,
+    skills: run.skills ? { trusted: () => trust.trusted, everyRun: trust.trusted && !trust.provisional && !trust.approvedOnly } : undefined,
     // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/notes.md is not followed on an empty trust
     importsOutside: () => ({ home, trusted: trust.trusted && !trust.provisional }),
     redact: (text) => redactText(text, redaction), // what reaches the prompt from files, as tool results

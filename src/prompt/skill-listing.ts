@@ -201,6 +201,6 @@ export interface ShownSkills {
   list: SkillListing;
   /** oldest first; the skills they describe (notedSkills) have their descriptions whatever the list says */
   notes: readonly string[];
-  /** what the guide said of the project's .hey/ and whether it loads now (trust-note.ts); undefined: it said nothing of it (the user's folders alone, `--no-skills`) */
+  /** what the guide said of the project's files and whether they load now (trust-note.ts); undefined: skills are off (`--no-skills`) */
   trust?: GuideTrust;
 }

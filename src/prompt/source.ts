@@ -44,8 +44,8 @@ export interface PromptSourceOptions extends PeerDirs {
   /**
    * undefined = `--no-skills`: no skills are read, listed or explained; `trusted()`: whether the
    * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between);
-   * `everyRun`: trusted at start for any run, not for the REPL's session alone (recorded, or
-   * --approve): the guide names the project's folders; undefined: as `trusted()` at start
+   * `everyRun`: trusted at start by a recorded yes, as a run without --approve finds it (not for the
+   * REPL's session alone, nor by --approve alone): the guide names the project's folders; undefined: as `trusted()` at start
    */
   skills: { trusted(): boolean; everyRun?: boolean } | undefined;
   /** where a CLAUDE.md's imports may lead outside the project (agents-md.ts), asked at start-up and at each `/reload` */
@@ -118,10 +118,17 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // since is a note's (trust-note.ts), so the system prompt, and the provider's cached prefix, stay
   const project = !atHome && (opts.skills?.everyRun ?? opts.skills?.trusted() ?? false);
   const leftOut = opts.skills !== undefined && !atHome && !project && !opts.skills.trusted() && gatedResources(opts.root).length > 0;
-  const guideOf = (): GuideFacts => ({
-    skillsDir: project ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
-    ...(project ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
+  // the project root's folders as the model writes them from a subdirectory too (~/proj/.hey/skills, never .hey/skills there)
+  const places = {
+    projectSkills: shown(join(opts.root, ".hey", "skills")),
+    projectConfig: shown(join(opts.root, ".hey", "config.toml")),
+    userSkills: mine(join(configDir, "skills")),
     userConfig: mine(join(configDir, "config.toml")),
+  };
+  const guideOf = (): GuideFacts => ({
+    skillsDir: project ? places.projectSkills : places.userSkills,
+    ...(project ? { projectConfig: places.projectConfig } : {}),
+    userConfig: places.userConfig,
     writable: opts.writable(),
     ...(leftOut ? { untrusted: true as const } : {}),
   });
@@ -266,12 +273,10 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,
     leftOut: agents.dirsLeftOut ?? [],
   });
-  // what the guide told the model of the project's .hey/: it loads (its folders named), it does not (said so), or nothing
+  // what the guide told the model of the project's files: they load (its folders named), they do not (said so), or nothing —
+  // a note since may have said either (trust-note.ts), and one a later /untrust or `hey trust --revoke` makes untrue is corrected
   const said = project ? true : leftOut ? false : undefined;
-  const trust = () =>
-    opts.skills && said !== undefined
-      ? { trust: { said, loads, userSkills: mine(join(configDir, "skills")), userConfig: mine(join(configDir, "config.toml")) } }
-      : {};
+  const trust = () => (opts.skills ? { trust: { ...(said === undefined ? {} : { said }), loads, ...places } } : {});
   const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text), ...trust() });
   return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
 }

@@ -4,6 +4,7 @@
 // the MCP servers' instructions, then the facts of this run. The nudge line is added by context/compaction.ts.
 import { isAbsolute, join, relative, sep } from "node:path";
 import { listSkills, type ListedSkill } from "./skill-listing.ts";
+import { PROJECT_FILES } from "./trust-note.ts";
 
 export { LISTED_DESCRIPTION_MAX, type ListedSkill } from "./skill-listing.ts";
 
@@ -84,7 +85,7 @@ export function skillGuide(g: GuideFacts): string {
 }
 
 /** The guide's last words in a project whose files are left out for want of trust. */
-export const UNTRUSTED_GUIDE = "This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
+export const UNTRUSTED_GUIDE = `This project is untrusted: its ${PROJECT_FILES} do not load; ask the user to /trust it.`;
 
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];
@@ -96,9 +97,10 @@ export function buildSystemPrompt(f: PromptFacts): string {
   for (const file of f.agentsMd) parts.push(agentsSection(file));
   if (f.agentsLeftOut) parts.push(f.agentsLeftOut);
   if (f.mcp) parts.push(f.mcp);
-  // the task.md path absolute: written relative to a subdirectory, .hey/task.md would be no project's (fs/places.ts)
-  const root =
-    f.root && f.root !== f.cwd ? `\nProject root: ${f.root} (keep task.md at ${join(f.root, ".hey", "task.md")}; its .hey/ holds skills and config)` : "";
+  // the task.md path absolute: written relative to a subdirectory, .hey/task.md would be no project's (fs/places.ts); its
+  // .hey/ named for skills and config only where the guide names it: else they go in the user's folders, and would not load there
+  const heyDir = (f.guide ?? DEFAULT_GUIDE).projectConfig ? "; its .hey/ holds skills and config" : "";
+  const root = f.root && f.root !== f.cwd ? `\nProject root: ${f.root} (keep task.md at ${join(f.root, ".hey", "task.md")}${heyDir})` : "";
   parts.push(`Working directory: ${f.cwd}${root}\nDate: ${f.date}\nOS: ${f.os}; shell: ${f.shell}`);
   return parts.join("\n\n");
 }

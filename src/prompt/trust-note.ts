@@ -4,31 +4,43 @@
 // So the change goes in a note before the user's words — history, which the prompt cache keeps —
 // once each way, and again only if a summary left it out. Pure.
 import type { Message } from "../kernel/ir.ts";
-import { heyNote } from "../kernel/user-notes.ts";
 
-/** What the guide told the model of the project's .hey/, whether it loads now (as of start-up or the last `/reload`), and the user's folders. */
+/**
+ * The project files trust gates (trust/store.ts gatedResources), as the guide and the notes name
+ * them: not `.hey/` alone, or a project with only `.claude/skills/` would read as loading it.
+ */
+export const PROJECT_FILES = ".hey/config.toml, .mcp.json and skills in .hey/, .claude/ or .agents/";
+
+/** What the guide told the model of the project's files, whether they load now (as of start-up or the last `/reload`), and where new skills and servers go. */
 export interface GuideTrust {
-  /** true: the guide names the project's folders; false: it says the project is untrusted */
-  said: boolean;
+  /** true: the guide names the project's folders; false: it says the project is untrusted; undefined: neither (the user's folders alone) */
+  said?: boolean;
   loads: boolean;
   /** the user's skills folder and config.toml, as the model should write them (`~/…`) */
   userSkills: string;
   userConfig: string;
+  /** the project root's `.hey/skills` and `.hey/config.toml`, as the guide writes them (from a subdirectory: not relative to it) */
+  projectSkills: string;
+  projectConfig: string;
 }
 
-const UNTRUSTED_START = "[hey: this project is not trusted now: its .hey/ does not load;";
+// a note is known by its start (`[hey: …`, kernel/user-notes.ts heyNote): its paths and words may differ from one hey to the next
+const UNTRUSTED_START = "[hey: this project is not trusted now:";
+const TRUSTED_START = "[hey: this project is trusted now:";
 
-/** The note when the project's .hey/ no longer loads (`/untrust`, then `/reload`): where skills and servers go instead. */
-export const untrustedNote = (t: GuideTrust): string => `${UNTRUSTED_START} skills go in ${t.userSkills}/, MCP servers in ${t.userConfig}]`;
+/** The note when the project's files no longer load (`/untrust`, then `/reload`): where skills and servers go instead. */
+export const untrustedNote = (t: GuideTrust): string =>
+  `${UNTRUSTED_START} its ${PROJECT_FILES} do not load; skills go in ${t.userSkills}/, MCP servers in ${t.userConfig}]`;
 
-/** The note when it loads though the guide said it did not (`/trust`, then `/reload`). */
-export const TRUSTED_NOTE = heyNote("this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)");
+/** The note when they load though the model last heard they did not (`/trust`, then `/reload`). */
+export const trustedNote = (t: GuideTrust): string =>
+  `${TRUSTED_START} its ${PROJECT_FILES} load; new skills go in ${t.projectSkills}/, MCP servers in ${t.projectConfig}]`;
 
 /**
  * The note the user's next message needs, given what the model last heard (the last trust note in
- * `history`; none: the guide's word) and whether the project's .hey/ loads now; undefined when it
- * knows, or when the guide said nothing of the project (`trust` undefined: it names the user's
- * folders, which load in any run).
+ * `history`; none: the guide's word) and whether the project's files load now; undefined when it
+ * knows, or when it heard nothing either way (the guide named the user's folders, which load in
+ * any run, and no note since).
  */
 export function trustNote(trust: GuideTrust | undefined, history: readonly Message[]): string | undefined {
   if (!trust) return undefined;
@@ -36,7 +48,7 @@ export function trustNote(trust: GuideTrust | undefined, history: readonly Messa
   for (const m of history)
     for (const b of m.role === "user" ? m.content : [])
       if (b.type === "text" && b.text.startsWith(UNTRUSTED_START)) heard = false;
-      else if (b.type === "text" && b.text === TRUSTED_NOTE) heard = true;
-  if (heard === trust.loads) return undefined;
-  return trust.loads ? TRUSTED_NOTE : untrustedNote(trust);
+      else if (b.type === "text" && b.text.startsWith(TRUSTED_START)) heard = true;
+  if (heard === undefined || heard === trust.loads) return undefined;
+  return trust.loads ? trustedNote(trust) : untrustedNote(trust);
 }

@@ -17,7 +17,7 @@ import { gatedResources, isTrusted, keepWhileLost, projectKey, projectLabel, rea
 export interface SessionTrust {
   project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson"> & Partial<Pick<Places, "home" | "cwd">>;
   /** as runtime.ts's RuntimeParts.trust; `provisional`: as TrustOutcome's (trust/store.ts) */
-  trust: { trusted: boolean; loaded: boolean; provisional: boolean };
+  trust: { trusted: boolean; loaded: boolean; provisional: boolean; approvedOnly?: boolean };
   approvals: ApprovalState;
   warn(message: string): void;
 }
@@ -66,7 +66,7 @@ async function changeTrust(
   if (trusted && parts.approvals.lost && record) await recordOnAnswer(parts.approvals, record, true);
   rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
   parts.trust.trusted = trusted;
-  parts.trust.provisional = false;
+  parts.trust.provisional = parts.trust.approvedOnly = false; // recorded: a run `/clear` or `/resume` builds names the project's folders
   const said = trustedNotice(label, trusted, resources, trustFile, true, trusted && parts.trust.loaded);
   return trusted && root === parts.project.home ? `${said}\n${HOME_NO_PROJECT}` : said;
 }

@@ -186,6 +186,15 @@ function recordProblem(e: unknown, trustFile: string, approvals: string): string
   return under(dirname(approvals)) && !under(dirname(trustFile)) ? fileProblem(approvals, e, "XDG_STATE_HOME") : fileProblem(trustFile, e, "XDG_CONFIG_HOME");
 }
 
+/** isTrusted, false where it would throw. */
+function recordedQuietly(root: string, trustFile: string, approvals: Approvals | undefined): boolean {
+  try {
+    return isTrusted({ root, trustFile }, approvals);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether the project is trusted as a run without --approve would find it: trust.json's yes counts
  * only when hey recorded it at its question (the approvals record in `approvals` says so). Throws
@@ -211,6 +220,8 @@ export interface TrustOutcome {
    * decideTrust); a `/reload` that loads what appeared in it records it (trust/session.ts)
    */
   provisional: boolean;
+  /** trusted by --approve alone, for this run: a run without it does not find the project trusted (no recorded yes of the user's) */
+  approvedOnly?: boolean;
   /** trust.json */
   file: string;
 }
@@ -252,7 +263,11 @@ export async function settleTrust(opts: {
     }
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
-  if (decision !== "ask") return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, file };
+  if (decision !== "ask") {
+    // --approve reads no trust.json: whether the next plain run trusts the project is asked quietly (a warning is that run's to say)
+    const approvedOnly = opts.approve && !((resources.length > 0 || opts.interactive) && recordedQuietly(opts.here.root, file, opts.approvals.record));
+    return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, approvedOnly, file };
+  }
   const shown = readProjectFiles(opts.here).files; // read once: a yes approves what the question listed
   const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, effectLines(shown)));
   if (typed === undefined) return "cancelled";

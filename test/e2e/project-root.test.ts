@@ -56,10 +56,9 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
   expect(run.code).toBe(3); // stopped at the turn limit: the hand-off is saved
   const first = m.requests[0]!;
   expect(systemOf(first)).toContain(`${join(repo, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
-  expect(systemOf(first)).toContain(
-    `Working directory: ${join(repo, "sub")}\nProject root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")}; its .hey/ holds skills and config)`,
-  );
-  expect(systemOf(first)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
+  expect(systemOf(first)).toContain(`Working directory: ${join(repo, "sub")}\nProject root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")})`);
+  // --approve trusts it for this run alone: new skills go where the next run without it loads them (x160 #2)
+  expect(systemOf(first)).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
   expect(toolNames(first)).toContain("find_issue");
   expect(textOf(m.requests[1]!.messages.findLast((x) => x.role === "tool"))).toContain("tracker: bug"); // the root's server answered
   expect(run.stderr).toContain(`hey: the hand-off is saved in ${join(repo, ".hey", "task.md")}`);
@@ -286,7 +285,7 @@ test("the model writes .hey/task.md from a package's subdirectory: the next runs
   expect(first.code).toBe(0);
   const taskAt = join(repo, ".hey", "task.md");
   // the prompt named the root's task.md: this model wrote the relative path all the same
-  expect(systemOf(m.requests[0]!)).toContain(`Project root: ${repo} (keep task.md at ${taskAt}; its .hey/ holds skills and config)`);
+  expect(systemOf(m.requests[0]!)).toContain(`Project root: ${repo} (keep task.md at ${taskAt})`);
   expect(existsSync(join(src, ".hey", "task.md"))).toBe(true);
 
   for (const cwd of [src, join(repo, "packages", "b")]) {
@@ -294,7 +293,7 @@ test("the model writes .hey/task.md from a package's subdirectory: the next runs
     expect(next.code).toBe(0);
     const request = m.requests.at(-1)!;
     expect(toolNames(request)).toContain("search_notes"); // the root's .mcp.json: still the project's
-    expect(systemOf(request)).toContain(`Project root: ${repo} (keep task.md at ${taskAt};`);
+    expect(systemOf(request)).toContain(`Project root: ${repo} (keep task.md at ${taskAt})`);
     const said = `hey: packages/a/src/.hey/task.md is not this project's task.md: the project root is ${repo} (hey keeps ${taskAt}); move it there or remove it`;
     if (cwd === src) expect(next.stderr).toContain(said);
     else expect(next.stderr).toBe(""); // not below packages/b: nothing to say there

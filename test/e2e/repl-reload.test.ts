@@ -75,7 +75,10 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   await say(term, "hi", "ok");
   const untrusted = model.requests.at(-1)!;
   expect(systemOf(untrusted)).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
-  expect(systemOf(untrusted)).toContain("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
+  expect(systemOf(untrusted)).toContain(
+    "This project is untrusted: its .hey/config.toml, .mcp.json and skills in .hey/, .claude/ or .agents/ do not load; ask the user to /trust it.",
+  );
+  expect(systemOf(untrusted)).toContain(`Project root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")})\n`); // not "its .hey/ holds skills" (x160 #5)
   expect(reloadNoteOf(untrusted)).toBe(
     "[hey: the user ran /reload; nothing changed\nwarning: not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)]",
   );
@@ -95,8 +98,9 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   // /trust and /reload leave the system prompt as it was (before: the guide changed, and the whole conversation was billed again):
   // the new skill is the kept note's, and the trust a note's of its own
   expect(systemOf(loaded)).toBe(systemOf(untrusted));
+  // the project root's folders, as the guide would write them: sub/.hey/skills is never read, and would make sub/ a project (x160 #1)
   expect(textOf(loaded.messages.at(-1))).toContain(
-    "[hey: this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)]",
+    `[hey: this project is trusted now: its .hey/config.toml, .mcp.json and skills in .hey/, .claude/ or .agents/ load; new skills go in ${join(repo, ".hey", "skills")}/, MCP servers in ${join(repo, ".hey", "config.toml")}]`,
   );
   expect(textOf(loaded.messages.at(-1))).toEndWith("hello");
   expect(skillsNoteOf(loaded.messages.at(-1))).toBe(
@@ -121,7 +125,7 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   await say(term, "bye", "ok");
   expect(systemOf(model.requests.at(-1)!)).toBe(trusted);
   expect(textOf(model.requests.at(-1)!.messages.at(-1))).toContain(
-    "[hey: this project is not trusted now: its .hey/ does not load; skills go in ~/.config/hey/skills/, MCP servers in ~/.config/hey/config.toml]",
+    "[hey: this project is not trusted now: its .hey/config.toml, .mcp.json and skills in .hey/, .claude/ or .agents/ do not load; skills go in ~/.config/hey/skills/, MCP servers in ~/.config/hey/config.toml]",
   );
   await say(term, "/mcp", "it is not trusted");
   await say(term, "/quit", "[exit 0]");

@@ -72,3 +72,22 @@ test("the REPL, then hey -c -p, then hey -c in the same plain directory: one sys
   for (let k = 1; k < sent.length; k++) expect(extends_(sent[k - 1]!, sent[k]!)).toBe(true);
   expect(sent.map((r) => textOf(r.messages.at(-1)))).toEqual(["first", "second", "third", "fourth"]); // no note: nothing to tell
 });
+
+// x160 finding 2: `--approve` trusts a project for one run. Its guide named the project's .hey/skills and
+// .hey/config.toml, which the next run without --approve leaves out (a -p run cannot /reload to load them)
+test("an --approve run's guide names the folders the next run without --approve loads, not the project's .hey/", async () => {
+  const work = join(realpathSync(projects.path), "work");
+  mkdirSync(join(work, ".hey", "skills", "demo"), { recursive: true });
+  writeFileSync(join(work, ".hey", "skills", "demo", "SKILL.md"), "---\nname: demo\ndescription: Demo.\n---\nSay demo.\n");
+  const approved = await runHey(["--approve", "-p", "first"], { cwd: work, env: { HOME: home.path }, timeoutMs: 60_000 });
+  expect(approved.code).toBe(0);
+  const plain = await runHey(["-c", "-p", "second"], { cwd: work, env: { HOME: home.path }, timeoutMs: 60_000 });
+  expect(plain.stderr).toContain("not loaded: .hey/skills/");
+  const [first, second] = model.requests.map(systemOf);
+  const guide = "Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md";
+  expect(first).toContain(guide);
+  expect(first).not.toContain(".hey/config.toml (this project)");
+  expect(first).toContain("- demo: Demo."); // loaded in this run all the same
+  expect(second).toContain(guide);
+  expect(textOf(model.requests[1]!.messages.at(-1))).toBe("second"); // no note: the model never heard the project's .hey/ loads for good
+});

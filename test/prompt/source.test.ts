@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { formatReload, reloadAll, reloadNote } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
 import { notedSkills } from "../../src/prompt/skill-listing.ts";
+import { trustNote } from "../../src/prompt/trust-note.ts";
 import { userMessage } from "../../src/kernel/ir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -173,7 +174,7 @@ test("started in the home directory, which is no project: the guide names the us
     expect(home.system()).toContain("add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to ~/.config/hey/config.toml.");
     expect(home.system()).not.toContain(".hey/");
     expect(home.system()).not.toContain("/trust");
-    expect(home.shown().trust).toBeUndefined();
+    expect(home.shown().trust?.said).toBeUndefined(); // the guide said nothing of a project
     // a project below home is one: trusted, its own folders; untrusted with files left out, how to trust it
     const project = join(dir.path, "work");
     write(join(project, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: X.\n---\n");
@@ -194,11 +195,41 @@ test("a project with nothing to guard: the same system prompt trusted for the se
   expect(oneShot.system()).toBe(repl.system());
   expect(oneShot.system()).toContain("Keep a procedure as a skill: ~/config/skills/<name>/SKILL.md"); // home is dir.path here
   expect(oneShot.system()).not.toContain("trust");
-  expect(oneShot.shown().trust).toBeUndefined(); // the user's folders load in any run: nothing to tell
+  expect(oneShot.shown().trust?.said).toBeUndefined(); // the user's folders load in any run: nothing to tell
   const before = repl.system();
   const staged = await repl.reloadables[0]!.check({} as never);
   staged.apply();
   expect(repl.system()).toBe(before);
+});
+
+// x160 finding 1: started in sub/ of an untrusted project, then /trust and /reload: the note sent the model to
+// sub/.hey/skills, which is never read and would make sub/ a project of its own at the next start
+test("from a subdirectory, the trusted note names the project root's .hey/, as the guide would", async () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  write(join(project, ".hey", "skills", "demo", "SKILL.md"), "---\nname: demo\ndescription: Demo.\n---\n");
+  mkdirSync(join(project, "sub"));
+  let trusted = false;
+  const source = createPromptSource({ ...options(configDir, []), cwd: join(project, "sub"), root: project, skills: { trusted: () => trusted } });
+  expect(source.system()).toContain("ask the user to /trust it");
+  trusted = true;
+  (await source.reloadables[0]!.check({} as never)).apply();
+  const note = trustNote(source.shown().trust, []);
+  expect(note).toContain("new skills go in ~/work/.hey/skills/, MCP servers in ~/work/.hey/config.toml]"); // home is dir.path here
+  expect(note).not.toContain(" .hey/skills/");
+});
+
+// x160 finding 3: trusted in the REPL (the note said so), then `hey trust --revoke` and the skill removed; `hey -c -p`
+// sends a guide that says nothing of the project, and the model's last word was still that the project's .hey/ loads
+test("a trusted note in the history is corrected when the project no longer loads, though the guide says nothing of it", () => {
+  const [configDir, project] = [join(dir.path, "config"), join(dir.path, "work")];
+  mkdirSync(project);
+  const source = createPromptSource({ ...options(configDir, []), cwd: project, root: project, skills: { trusted: () => false } });
+  expect(source.system()).not.toContain("trust"); // nothing left out: the user's folders, nothing of the project
+  const history = [
+    userMessage([{ type: "text", text: "[hey: this project is trusted now: its .hey/ loads (skills in .hey/skills/, MCP servers in .hey/config.toml)]" }]),
+  ];
+  expect(trustNote(source.shown().trust, history)).toStartWith("[hey: this project is not trusted now:");
+  expect(trustNote(source.shown().trust, [])).toBeUndefined();
 });
 
 test("a trusted project's /untrust, then /reload: the system prompt stays, and what loads is the note's", async () => {

@@ -98,7 +98,10 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
     expect(guide).toContain("as a skill: ~/.config/hey/skills/<name>/SKILL.md");
     expect(guide).toContain("`headers`, to ~/.config/hey/config.toml.");
     expect(guide).not.toContain(".hey/config.toml (this project)");
-    expect(guide).toEndWith("This project is untrusted: its .hey/ is ignored; ask the user to /trust it.");
+    // every kind of file left out, not .hey/ alone: a project with only .claude/skills/ must not read as loading it (x160 #4)
+    expect(guide).toEndWith(
+      "This project is untrusted: its .hey/config.toml, .mcp.json and skills in .hey/, .claude/ or .agents/ do not load; ask the user to /trust it.",
+    );
     // one with nothing left out (or the home directory): the user's folders, nothing about trust
     expect(skillGuide({ skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true })).not.toContain("trust");
   });
@@ -132,5 +135,12 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
       "Working directory: /repo/sub\nProject root: /repo (keep task.md at /repo/.hey/task.md; its .hey/ holds skills and config)\nDate: 2026-01-02\nOS: linux; shell: bash",
     );
     expect(buildSystemPrompt(facts({ skills: undefined, root: "/p" }))).toEndWith(tail);
+  });
+
+  test("where the guide names the user's folders, the project root's line does not send skills and config to its .hey/ (x160 #5)", () => {
+    const guide = { skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: true, untrusted: true as const };
+    const text = buildSystemPrompt(facts({ cwd: "/repo/sub", root: "/repo", guide }));
+    expect(text).toContain("Project root: /repo (keep task.md at /repo/.hey/task.md)\n");
+    expect(text).not.toContain("holds skills and config");
   });
 });

@@ -69,7 +69,7 @@ describe("/trust", () => {
     expect(said).toBe(`${root} is trusted now (recorded in ${parts.project.trustFile}): /reload loads its .mcp.json.`);
     expect(trustedIn()).toBe(true);
     expect(approvedServers()).toEqual(["sneaky"]);
-    expect(parts.trust).toEqual({ trusted: true, loaded: false, provisional: false });
+    expect(parts.trust).toEqual({ trusted: true, loaded: false, provisional: false, approvedOnly: false });
   });
 
   test("nothing that would run (skills only): recorded at once, as before; /untrust never asks", async () => {

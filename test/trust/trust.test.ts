@@ -259,6 +259,15 @@ describe("on disk", () => {
       expect(asked.length).toBe(1);
     });
 
+    // x160 finding 2: the skill guide named .hey/ in an --approve run, which the next run without it left out
+    test("--approve trusts for this run alone unless a yes is recorded: only then is the project trusted for every run", async () => {
+      expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true, approvedOnly: true });
+      expect(await settle({ interactive: true, approve: true })).toMatchObject({ trusted: true, approvedOnly: true });
+      expect(await settle({ interactive: true, answer: "y" })).toMatchObject({ trusted: true, stored: true });
+      expect(await settle({ interactive: false, approve: true })).toMatchObject({ trusted: true, approvedOnly: false });
+      expect(warnings).toEqual([]);
+    });
+
     test("no is remembered too; --approve overrides it for one run without changing it", async () => {
       expect(await settle({ interactive: true, answer: "n" })).toMatchObject({ trusted: false, asked: true });
       // said at once, in the session that asked: what was left out and how to change the answer
