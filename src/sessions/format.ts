@@ -30,9 +30,10 @@ export type SessionEntry =
   | ({ type: "usage"; id: string; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true } & Omit<UsageCounts, "cache_hit_share">)
   /**
    * `window`: the context window the model's context-length error taught (its own entry, after the error);
-   * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default
+   * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default;
+   * `output_cap`: the window and output limit a refusal showed the endpoint counts each answer's limit in (context/output-cap.ts)
    */
-  | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort }
+  | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort; output_cap?: { window: number; asked: number } }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string }
   /** the words of an answer still streaming since the last such line (streamed.ts); only those after the last message count */
   | { type: "partial"; id: string; text: string }
@@ -132,7 +133,8 @@ export function parseEntry(line: string): ParsedLine {
       const window = v.window === undefined ? {} : { window: v.window };
       // a level this hey does not know (a newer one's) is left out: the provider's default, not a refused request
       const effort = (EFFORTS as readonly unknown[]).includes(v.effort) ? { effort: v.effort as Effort } : {};
-      return { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...window, ...effort } };
+      const cap = asCap(v.output_cap);
+      return { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...window, ...effort, ...(cap ? { output_cap: cap } : {}) } };
     }
     case "compaction":
       return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
@@ -151,7 +153,7 @@ export function parseEntry(line: string): ParsedLine {
 
 /** A model entry as a resume reports it (reader.ts LoadedSession.model). */
 export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number; effort?: Effort } {
-  const { type: _type, id: _id, ...model } = e;
+  const { type: _type, id: _id, output_cap: _cap, ...model } = e;
   return model;
 }
 
@@ -354,6 +356,10 @@ export const TORN_END = " <cut short: hey stopped while writing this line>";
 export const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
 
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
+/** An entry's output cap when both its numbers are windows' (a damaged one is left out: the next refusal teaches it again). */
+const asCap = (v: unknown, c = v as { window?: unknown; asked?: unknown } | null) =>
+  c && isWindow(c.window) && isWindow(c.asked) ? { window: c.window, asked: c.asked } : undefined;
+
 function isWindow(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v > 0;
 }
