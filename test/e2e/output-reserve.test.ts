@@ -92,3 +92,35 @@ for (const [server, words] of Object.entries(WORDS)) {
     for (const e of later) expect(e.body.max_tokens).toBeDefined();
   }, 60_000);
 }
+
+test("the user's own max_tokens is kept: a refusal that counts it cuts the history, and every request goes with it", async () => {
+  model = startModel(WORDS.vllm);
+  writeFileSync(join(work.path, "notes.txt"), `${"a line of the notes, long enough to fill the window quickly.\n".repeat(1500)}hello\n`);
+  const config = join(work.path, "vllm.toml");
+  writeFileSync(config, `[provider.vllm]\nprotocol = "openai"\nbase_url = "${model.url}"\nmodels = ["m"]\nmax_tokens = 12000\n`);
+  const run = await runHey(["--config", config, "-m", "vllm/m", "-p", "what do the notes say?"], {
+    cwd: work.path,
+    timeoutMs: 60_000,
+    env: { XDG_STATE_HOME: join(work.path, "state") },
+  });
+  expect(model.log.some((e) => e.refused)).toBe(true); // the notes and 12,000 output tokens pass the window
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("The notes say hello.");
+  for (const e of model.log) expect(e.body.max_tokens).toBe(12_000);
+  expect(run.stderr).not.toContain("answers are now limited");
+}, 60_000);
+
+test("hey -c goes on with the cap the session learnt: its first request is bounded, not refused again", async () => {
+  model = startModel(WORDS.openrouter);
+  const args = ["--base-url", model.url, "--protocol", "openai", "-m", "m"];
+  const opts = { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } };
+  expect((await runHey([...args, "-p", "what do the notes say?"], opts)).code).toBe(0);
+  const before = model.log.length;
+  const again = await runHey([...args, "-c", "-p", "and again?"], opts);
+  expect(again.code).toBe(0);
+  const resumed = model.log.slice(before);
+  expect(resumed.length).toBeGreaterThan(0);
+  expect(resumed.filter((e) => e.refused)).toHaveLength(0);
+  for (const e of resumed) expect(e.body.max_tokens).toBeDefined();
+  expect(again.stderr).not.toContain("answers are now limited");
+}, 60_000);
