@@ -187,7 +187,7 @@ export function createAgent(parts: AgentParts): Agent {
                 (cutInput = event.cut === true),
                 answered(compaction, event.stop === "refusal" ? undefined : { request, by: provider });
             if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
-            yield event;
+            yield event.type === "done" && sent.maxTokens !== request.maxTokens ? { ...event, maxTokens: sent.maxTokens } : event; // hey's bound: a length stop says so
           }
           return;
         } catch (e) {

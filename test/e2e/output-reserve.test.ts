@@ -27,7 +27,7 @@ const WORDS = {
 };
 
 /** The model: reads notes.txt, then answers; refuses any request whose input and output limit pass the window. */
-function startModel(words: (input: number, output: number) => string) {
+function startModel(words: (input: number, output: number) => string, finish: "stop" | "length" = "stop") {
   const log: Exchange[] = [];
   const server = Bun.serve({
     port: 0,
@@ -44,7 +44,7 @@ function startModel(words: (input: number, output: number) => string) {
       const answered = (body.messages as { role: string }[]).some((m) => m.role === "tool");
       const usage = chatChunk({ usage: { prompt_tokens: input, completion_tokens: 10, total_tokens: input + 10 } });
       const chunks = answered
-        ? [chatChunk({ content: "The notes say hello." }), chatChunk({ finish: "stop" }), usage]
+        ? [chatChunk({ content: "The notes say hello." }), chatChunk({ finish }), usage]
         : [
             chatChunk({ toolCall: { index: 0, id: "call_1", name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) } }),
             chatChunk({ finish: "tool_calls" }),
@@ -123,4 +123,14 @@ test("hey -c goes on with the cap the session learnt: its first request is bound
   expect(resumed.filter((e) => e.refused)).toHaveLength(0);
   for (const e of resumed) expect(e.body.max_tokens).toBeDefined();
   expect(again.stderr).not.toContain("answers are now limited");
+}, 60_000);
+
+test("an answer stopped at hey's own bound says hey limited it, not that the model's limit or a setting did", async () => {
+  model = startModel(WORDS.openrouter, "length");
+  const args = ["--base-url", model.url, "--protocol", "openai", "-m", "m", "-p", "what do the notes say?"];
+  const run = await runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
+  expect(run.code).toBe(1);
+  const bound = model.log.at(-1)!.body.max_tokens as number;
+  expect(run.stderr).toContain(`hey limited the answer to ${bound} tokens to fit the model's window beside the conversation`);
+  expect(run.stderr).not.toContain("max_tokens is not set");
 }, 60_000);
