@@ -2,7 +2,8 @@
 // limit into the window: OpenRouter free models, vLLM) is answered by bounding the answer, not by
 // cutting the history; a refusal about the prompt still cuts it. Messages in the servers' own words.
 import { describe, expect, test } from "bun:test";
-import { boundOutput, capOf, newOutputCaps, OUTPUT_FLOOR, outputOverflow } from "../../src/context/output-cap.ts";
+import { boundOutput, capOf, newOutputCaps, OUTPUT_FLOOR, outputOverflow, windowTaught } from "../../src/context/output-cap.ts";
+import { CONTEXT_ERROR, servedWindow } from "../../src/context/window.ts";
 import { contextOverflow } from "../../src/providers/context-length.ts";
 
 const CHUTES =
@@ -99,5 +100,18 @@ describe("newOutputCaps: what a conversation learns", () => {
     caps.learn(contextOverflow(VLLM), request, "vllm/qwen", true); // a fallback refused
     expect(caps.bound(request, "free/llama", 10535).maxTokens).toBe(131072 - 10535 - 2622); // the primary's return keeps its own
     expect(caps.of("vllm/qwen")).toEqual({ window: 8192, asked: 8000 });
+  });
+});
+
+describe("windowTaught: the window a refusal about the answer's limit leaves", () => {
+  test("the same window keeps its source, so a larger one stated later is still taken", () => {
+    const state = { window: 131072, windowFrom: "the model list" };
+    [state.window, state.windowFrom] = windowTaught(state, 131072, 131072) as [number, string];
+    expect(state.windowFrom).toBe("the model list");
+    expect(servedWindow(state, { tokens: 163840, from: "llama-server's /props" })).toBe(163840);
+  });
+  test("a smaller one is the error's", () => {
+    expect(windowTaught({ windowFrom: "the model list" }, 131072, 32768)).toEqual([32768, CONTEXT_ERROR]);
+    expect(windowTaught({}, undefined, 32768)).toEqual([32768, CONTEXT_ERROR]);
   });
 });
