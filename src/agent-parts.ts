@@ -2,6 +2,7 @@
 // provider, the tools, the output, the prompt — and, for a run whose model gives up, the next model
 // to go on with. Types only.
 import type { ResumedCache } from "./context/replay-cache.ts";
+import type { OutputCap } from "./context/output-cap.ts";
 import type { ContextPolicy, Summary } from "./context/view.ts";
 import type { Effort, Message, ToolSpec } from "./kernel/ir.ts";
 import type { LoopDeps } from "./kernel/loop.ts";
@@ -23,6 +24,8 @@ export interface AgentSettings {
   context: ContextPolicy;
   /** the effort sent with each request; undefined = the provider's configured default */
   effort?: Effort;
+  /** the provider's configured `max_tokens`: the user's own output limit, which hey never lowers to fit a window (context/output-cap.ts) */
+  maxTokens?: number;
 }
 
 export interface AgentParts {
@@ -60,6 +63,8 @@ export interface AgentParts {
   window?: number;
   /** the windows it taught the session's other models, by `provider/model`: a `/model` back to one starts within it */
   windows?: Record<string, number>;
+  /** the output caps its refusals taught the resumed session's models, by `provider/model` (context/output-cap.ts): none is refused again for them */
+  outputCaps?: Record<string, OutputCap>;
   /** the resumed session's corrected token estimate (CompactionState.tokensPerChar), when it saved one */
   tokensPerChar?: number;
   /**

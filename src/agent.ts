@@ -20,7 +20,7 @@ import {
 import { resumedReplay, usageFacts } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
-import { newOutputCaps, unchangedRequest } from "./context/output-cap.ts";
+import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
 import { CONTEXT_ERROR, fixedText, keepsWindow, latestOverWindow, learnWindow, servedWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
@@ -141,7 +141,7 @@ export function createAgent(parts: AgentParts): Agent {
 
   /** the tools of the request being made, with the MCP server of each (an oversized request names them) */
   let offered: readonly Tool[] = [];
-  const outputCaps = newOutputCaps(); // an endpoint that counts each answer's output limit into the window, once a refusal said so
+  const outputCaps = newOutputCaps(parts.outputCaps, () => settings.maxTokens); // an endpoint that counts each answer's output limit into the window, once a refusal said so
   /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
   let servedBy: Provider | undefined;
   /**
@@ -175,7 +175,7 @@ export function createAgent(parts: AgentParts): Agent {
       for (let attempt = 1; ; attempt++) {
         try {
           const estimate = { input: compaction.last?.estimate ?? 0, tokensPerChar: compaction.tokensPerChar };
-          sent = outputCaps.bound(request, provider, serverInput ?? estimate.input);
+          sent = outputCaps.bound(request, modelKey(settings.model), serverInput ?? estimate.input);
           for await (const event of costedStream(provider.stream(sent, signal), estimate)) {
             // cut notices: seen now; a refused request is no base for a summary request (it would send the refused words again)
             if (event.type === "done")
@@ -183,7 +183,7 @@ export function createAgent(parts: AgentParts): Agent {
                 (cutInput = event.cut === true),
                 answered(compaction, event.stop === "refusal" ? undefined : { request, by: provider });
             if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
-            yield event;
+            yield event.type === "done" && sent.maxTokens !== request.maxTokens ? { ...event, maxTokens: sent.maxTokens } : event; // hey's bound: a length stop says so
           }
           return;
         } catch (e) {
@@ -193,9 +193,11 @@ export function createAgent(parts: AgentParts): Agent {
           const known = compaction.window ?? settings.context.window;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           // the prompt fits and only the answer's limit overflowed: the same request, its answer bounded, not a cut history
-          const fits = outputCaps.learn(e.overflow, request, provider, attempt === 1);
+          const fits = outputCaps.learn(e.overflow, request, modelKey(settings.model), attempt === 1);
+          const cap = outputCaps.of(modelKey(settings.model)); // kept with the session: `hey -c` goes on bounded, not refused again
+          if (cap) parts.output.emit({ type: "model", ...settings.model, output_cap: cap });
           if (fits) {
-            [compaction.window, compaction.windowFrom, serverInput] = [Math.min(known ?? fits.window, fits.window), CONTEXT_ERROR, fits.prompt];
+            [compaction.window, compaction.windowFrom, serverInput] = [...windowTaught(compaction, known, fits.window), fits.prompt];
             parts.output.emit({ type: "notice", message: fits.notice });
             continue;
           }
@@ -220,7 +222,7 @@ export function createAgent(parts: AgentParts): Agent {
             ...(withNote(prepared.note) ? { note: withNote(prepared.note) } : {}),
           };
           serverInput = undefined; // the same bytes would be refused the same way: not sent again
-          if (JSON.stringify(outputCaps.bound(request, provider, compaction.last?.estimate ?? 0)) === JSON.stringify(sent))
+          if (JSON.stringify(outputCaps.bound(request, modelKey(settings.model), compaction.last?.estimate ?? 0)) === JSON.stringify(sent))
             throw new ProviderError("context_length", unchangedRequest(e.message), { cause: e });
           parts.output.emit({
             type: "compaction",

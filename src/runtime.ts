@@ -1,9 +1,8 @@
-// A run's live state and what swaps it (SPEC §14, §17, §23): `/model` re-resolves the files already
-// read with another model, `/reload` reads and checks everything again and applies it as a diff
-// (issue 26: start-up's warnings stay warnings, hard errors keep the last good state) and tells the
-// model what it did on the next request, `/trust` and `/untrust` change whether the next `/reload`
-// loads the project's files, `/resume` builds the same run around another session. wire.ts builds
-// the pieces once and hands them here; this file alone changes what the configuration decided while hey runs.
+// A run's live state and what swaps it (SPEC §14, §17, §23): `/model` re-resolves the files already read with another model,
+// `/reload` reads and checks everything again and applies it as a diff (issue 26: start-up's warnings stay warnings, hard errors
+// keep the last good state) and tells the model what it did on the next request, `/trust` and `/untrust` change whether the next
+// `/reload` loads the project's files, `/resume` builds the same run around another session. wire.ts builds the pieces once and
+// hands them here; this file alone changes what the configuration decided while hey runs.
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig, type Vet } from "./config/reload.ts";
@@ -186,6 +185,7 @@ export function agentSettings(settings: Settings): AgentSettings {
     retry: settings.retry,
     context: contextPolicy(settings),
     ...(settings.effort !== undefined ? { effort: settings.effort } : {}),
+    ...(settings.provider.maxTokens !== undefined ? { maxTokens: settings.provider.maxTokens } : {}),
   };
 }
 

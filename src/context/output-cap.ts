@@ -3,7 +3,7 @@
 // prompt beside a 131k-token answer in a 131k window (Aider-AI/aider#3721, OpenHands/OpenHands#9937).
 // Cutting the history cannot help there; bounding the answer does. Pure, but for the cap it keeps.
 import type { ContextOverflow, ModelRequest } from "../kernel/provider.ts";
-import { WINDOW_SHARE } from "./window.ts";
+import { CONTEXT_ERROR, WINDOW_SHARE } from "./window.ts";
 
 /** Fewest output tokens worth bounding an answer to: with less, the prompt is what must shrink. */
 export const OUTPUT_FLOOR = 1024;
@@ -65,36 +65,61 @@ export function outputCapNotice(cap: OutputCap, input: number, room: number): st
   );
 }
 
-/** What one conversation learnt of its endpoints' output caps (the agent holds one; `by` is the provider a refusal came from). */
+/**
+ * What one conversation learnt of its endpoints' output caps, by `provider/model` (`key`): the
+ * agent holds one, and the session keeps each cap (`hey -c` starts with them, `kept`). `userMax`:
+ * the max_tokens the user configured for the provider in use, which hey never lowers — a refusal
+ * that counts it is about the prompt, and the history is cut as for any other.
+ */
 export interface OutputCaps {
-  /** `request` as it goes to `by`, its tokens `input`: its answer bounded to fit once a refusal of `by` taught a cap */
-  bound(request: ModelRequest, by: object, input: number): ModelRequest;
+  /** `request` as it goes to `key`, its tokens `input`: its answer bounded to fit once a refusal of `key` taught a cap */
+  bound(request: ModelRequest, key: string, input: number): ModelRequest;
   /**
-   * Learns from `by`'s context-length refusal of `request`: when only the answer's limit overflowed
+   * Learns from `key`'s context-length refusal of `request`: when only the answer's limit overflowed
    * (and `again` allows one more try), the window and the prompt's tokens to send it again with,
    * bounded, and the line that says so; undefined when the history must be cut instead.
    */
   learn(
     overflow: ContextOverflow | undefined,
     request: ModelRequest,
-    by: object,
+    key: string,
     again: boolean,
   ): { window: number; prompt: number; notice: string } | undefined;
+  /** the cap `key` is bounded to, kept with the session; undefined before a refusal taught one */
+  of(key: string): OutputCap | undefined;
 }
 
-export function newOutputCaps(): OutputCaps {
-  let cap: (OutputCap & { by: object }) | undefined;
+export function newOutputCaps(kept: Readonly<Record<string, OutputCap>> = {}, userMax: () => number | undefined = () => undefined): OutputCaps {
+  const caps = new Map(Object.entries(kept));
+  // a request with its own limit (a summary's) or none set by the user: the server's reservation is what a cap bounds
+  const ownLimit = (request: ModelRequest) => request.maxTokens === undefined && userMax() !== undefined;
   return {
-    bound: (request, by, input) => (cap?.by === by ? boundOutput(request, cap, input) : request),
-    learn(overflow, request, by, again) {
-      const taught = overflow && capOf(overflow);
-      if (taught) cap = { ...taught, by };
-      const fits = again && overflow ? outputOverflow(overflow) : undefined;
-      if (!fits || !taught) return undefined;
-      const room = boundOutput(request, taught, fits.prompt).maxTokens ?? 0;
-      return { window: fits.window, prompt: fits.prompt, notice: outputCapNotice(taught, fits.prompt, room) };
+    bound(request, key, input) {
+      const cap = caps.get(key);
+      return cap && !ownLimit(request) ? boundOutput(request, cap, input) : request;
     },
+    learn(overflow, request, key, again) {
+      const taught = overflow && !ownLimit(request) ? capOf(overflow) : undefined;
+      if (!taught) return undefined;
+      // a refusal of a request hey bounded itself states that bound: the answers may have more again once the prompt shrinks
+      const cap = { ...taught, asked: Math.max(taught.asked, caps.get(key)?.window === taught.window ? (caps.get(key)?.asked ?? 0) : 0) };
+      caps.set(key, cap);
+      const fits = again && overflow ? outputOverflow(overflow) : undefined;
+      if (!fits) return undefined;
+      const room = boundOutput(request, cap, fits.prompt).maxTokens ?? 0;
+      return { window: fits.window, prompt: fits.prompt, notice: outputCapNotice(cap, fits.prompt, room) };
+    },
+    of: (key) => caps.get(key),
   };
+}
+
+/**
+ * The window and its source after a refusal that stated `stated` where `known` was known: a
+ * smaller one is the error's; the same or a larger one leaves the window and its source as they
+ * were, so a model list or server that states a larger window later is still taken (servedWindow).
+ */
+export function windowTaught(state: { windowFrom?: string | undefined }, known: number | undefined, stated: number): [number, string | undefined] {
+  return known === undefined || stated < known ? [stated, CONTEXT_ERROR] : [known, state.windowFrom];
 }
 
 /** The error of a refusal whose request, cut again, came out the same: sent again it would be refused the same way. */

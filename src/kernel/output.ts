@@ -60,7 +60,7 @@ export type AgentEvent =
    * `window`: the context the model's server says it runs it with (Provider.serverWindow), kept with the session;
    * `effort`: the effort sent with its requests (undefined: the provider's default), kept with the session too (`/effort`)
    */
-  | { type: "model"; provider: string; model: string; window?: number; effort?: Effort }
+  | { type: "model"; provider: string; model: string; window?: number; effort?: Effort; output_cap?: { window: number; asked: number } }
   /** `resumed`: the run continues a saved session (`-c`, `--resume`), which the id names from the start */
   | { type: "session"; id: string; provider: string; model: string; cwd: string; resumed?: true }
   | { type: "turn_start"; turn: number }

@@ -101,16 +101,33 @@ export function statusIn(body: ErrorFields): number | undefined {
 /**
  * The wait a gateway names inside the error body when its HTTP headers name none, or when there
  * are no headers (an error chunk in a 200 stream): OpenRouter's `metadata.retry_after_seconds`,
- * else the upstream's `Retry-After` it copies into `metadata.headers`, else the time its limit
- * resets (`X-RateLimit-Reset` there: the only word of OpenRouter's free-models-per-min 429 on when
- * to try again).
+ * else the upstream's `Retry-After` it copies into `metadata.headers`. Its limit's reset time is
+ * not one: only a 429's, and only after the wait its words state (limitReset).
  */
 export function gatewayRetryAfter(body: ErrorFields, now: number | undefined): number | undefined {
   const meta = asObject(body.metadata);
   const seconds = meta?.retry_after_seconds;
   if (typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
   const get = metadataHeaders(body);
-  return get && (parseRetryAfter(get, now ?? Date.now()) ?? resetWait(get, now));
+  return get && parseRetryAfter(get, now ?? Date.now());
+}
+
+/**
+ * The wait until the limit a 429 hit resets, when it names no other: `X-RateLimit-Reset` of the
+ * response (`get`), else of the upstream headers a gateway copies into the body (OpenRouter's
+ * free-models-per-min 429 says nothing else of when to try again). `serverNow`: the response's own
+ * `Date` when it has one (serverClock), so a local clock behind the server's does not stretch a
+ * per-minute limit past what hey waits.
+ */
+export function limitReset(body: ErrorFields, get: (name: string) => string | null | undefined, serverNow: number | undefined): number | undefined {
+  const upstream = metadataHeaders(body);
+  return resetWait(get, serverNow) ?? (upstream && resetWait(upstream, serverNow));
+}
+
+/** The server's time by its response's `Date` header (`get`), else `now` (the local clock). */
+export function serverClock(get: (name: string) => string | null | undefined, now: number | undefined): number | undefined {
+  const date = Date.parse(get("date") ?? "");
+  return Number.isFinite(date) ? date : now;
 }
 
 /** A reader of the upstream headers a gateway copies into the error body's `metadata.headers`, any case; undefined when there are none. */
@@ -124,16 +141,23 @@ function metadataHeaders(body: ErrorFields): ((name: string) => string | undefin
   };
 }
 
+/** Past this a reset time is taken as no time at all: a misread stamp, or a clock far off the server's (a daily limit resets within it). */
+const RESET_HORIZON_MS = 25 * 60 * 60_000;
+
 /**
  * The milliseconds until a rate limit resets, from `X-RateLimit-Reset` (`get` reads a header by
  * its lower-case name): epoch milliseconds as OpenRouter sends it, or epoch seconds as some
- * gateways do. Undefined when it names no time to come (a delta of seconds reads as a past time).
+ * gateways do. Undefined when it names no time to come (a delta of seconds reads as a past time)
+ * or one past RESET_HORIZON_MS, and when `X-RateLimit-Remaining` says requests are left: the
+ * header is then about another limit than the one hit (an hourly count beside a per-minute one).
  */
 export function resetWait(get: (name: string) => string | null | undefined, now: number | undefined): number | undefined {
+  const remaining = get("x-ratelimit-remaining");
+  if (remaining !== null && remaining !== undefined && remaining.trim() !== "" && Number(remaining) > 0) return undefined;
   const stamp = Number(get("x-ratelimit-reset") ?? Number.NaN);
   const at = stamp < 1e11 ? stamp * 1000 : stamp;
   const wait = at - (now ?? Date.now());
-  return Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : undefined;
+  return Number.isFinite(wait) && wait > 0 && wait <= RESET_HORIZON_MS ? Math.ceil(wait) : undefined;
 }
 
 function wordsOf(body: ErrorFields, said: string): string {

@@ -6,7 +6,8 @@ import { affordableTokens } from "./afford.ts";
 import { asObject, classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
-import { gatewayRetryAfter, isQuota, midStreamFailure, resetOf, resetWait, statusIn, type ErrorFields } from "./mid-stream-errors.ts";
+import { gatewayRetryAfter, isQuota, limitReset, midStreamFailure, resetOf, serverClock, statusIn, type ErrorFields } from "./mid-stream-errors.ts";
+import { retryHintOf } from "./retry-after.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -50,15 +51,17 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     status = statusIn(body) as number;
   }
 
-  // a limit's reset time last: OpenRouter's per-minute 429 names no other wait (mid-stream-errors.ts gatewayRetryAfter)
-  const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now) ?? resetWait(headerReader(err.headers), ctx.now);
+  // a 429's limit reset time last, after any wait the server states: OpenRouter's per-minute 429 names no other (limitReset)
+  const now = serverClock(headerReader(err.headers), ctx.now);
+  const stated = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
+  const retryAfterMs = stated ?? (status === 429 ? (retryHintOf(said) ?? limitReset(body, headerReader(err.headers), now)) : undefined);
   // the gateway's own words decide: an upstream's 429 may say "check quota" of a per-minute limit
   // but OpenRouter's "fewer max_tokens … can only afford N": a lower max_tokens is answered (ui/setup-help.ts names it)
   const quota = (status === 402 && affordableTokens(own) === undefined) || (status === 429 && isQuota(body, own));
   return classifyFailure(
     {
       status,
-      said: quota || status === 429 ? `${said}${resetOf(body, ctx.now)}` : said, // a retry's line says when the limit resets too
+      said: quota || status === 429 ? `${said}${resetOf(body, now)}` : said, // a retry's line says when the limit resets too
       quota,
       body,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -24,18 +24,18 @@ export interface SessionHeader {
  * One line after the header. Every entry has a stable id: a message entry uses the message's
  * own id. Only these fields are ever written: no system prompt, no settings, no secrets.
  */
+/** What a usage line keeps for `hey -c`'s replay of the prompt cache (cacheFields). */
+type CacheFields = { fixed_hash?: string; summary_failed?: true; rebuilt?: boolean };
 export type SessionEntry =
   | { type: "message"; message: Message }
   /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it; the rest: Output's `usage` */
-  | ({ type: "usage"; id: string; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean } & Omit<
-      UsageCounts,
-      "cache_hit_share"
-    >)
+  | ({ type: "usage"; id: string; tokens_per_char?: number } & CacheFields & Omit<UsageCounts, "cache_hit_share">)
   /**
    * `window`: the context window the model's context-length error taught (its own entry, after the error);
-   * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default
+   * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default;
+   * `output_cap`: the window and output limit a refusal showed the endpoint counts each answer's limit in (context/output-cap.ts)
    */
-  | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort }
+  | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort; output_cap?: { window: number; asked: number } }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string }
   /** the words of an answer still streaming since the last such line (streamed.ts); only those after the last message count */
   | { type: "partial"; id: string; text: string }
@@ -136,7 +136,8 @@ export function parseEntry(line: string): ParsedLine {
       const window = v.window === undefined ? {} : { window: v.window };
       // a level this hey does not know (a newer one's) is left out: the provider's default, not a refused request
       const effort = (EFFORTS as readonly unknown[]).includes(v.effort) ? { effort: v.effort as Effort } : {};
-      return { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...window, ...effort } };
+      const cap = asCap(v.output_cap);
+      return { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...window, ...effort, ...(cap ? { output_cap: cap } : {}) } };
     }
     case "compaction":
       return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
@@ -155,7 +156,7 @@ export function parseEntry(line: string): ParsedLine {
 
 /** A model entry as a resume reports it (reader.ts LoadedSession.model). */
 export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number; effort?: Effort } {
-  const { type: _type, id: _id, ...model } = e;
+  const { type: _type, id: _id, output_cap: _cap, ...model } = e;
   return model;
 }
 
@@ -358,9 +359,11 @@ export const TORN_END = " <cut short: hey stopped while writing this line>";
 export const CUT_LINE = "not valid JSON, cut short or damaged (hey stopped while writing it, or it was edited); the lines after it are loaded";
 
 /** A learned context window: a whole number of tokens, as context/window.ts computes it. */
-function isWindow(v: unknown): v is number {
-  return typeof v === "number" && Number.isInteger(v) && v > 0;
-}
+const isWindow = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
+
+/** An entry's output cap when both its numbers are windows' (a damaged one is left out: the next refusal teaches it again). */
+const asCap = (v: unknown, c = v as { window?: unknown; asked?: unknown } | null) =>
+  c && isWindow(c.window) && isWindow(c.asked) ? { window: c.window, asked: c.asked } : undefined;
 
 const MESSAGE_PREFIX = Buffer.from(ENTRY_PREFIX.message);
 const ENTRY_BYTES = { compaction: Buffer.from(ENTRY_PREFIX.compaction), model: Buffer.from(ENTRY_PREFIX.model) };

@@ -120,8 +120,9 @@ export interface LoadedSession {
    * (each run writes its model again: an earlier entry of it with no other model's after it counts)
    */
   model?: { provider: string; model: string; window?: number; effort?: Effort };
-  /** the newest window a context-length error taught each model the session used, by `provider/model`: a return to one starts within it */
+  /** the newest window a context-length error taught each model the session used, by `provider/model`: a return to one starts within it; the output caps likewise (context/output-cap.ts) */
   windows?: Record<string, number>;
+  outputCaps?: Record<string, { window: number; asked: number }>;
   /** skipped lines, each a sentence naming its line or byte offset */
   warnings: string[];
   /** synthetic results for calls a crash left open, and the marker of a question it left unanswered (open-ends.ts): in `messages`, not yet in the file */
@@ -185,7 +186,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
     let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
-    let windows: LoadedSession["windows"];
+    const learned: Pick<LoadedSession, "windows" | "outputCaps"> = {}; // by `provider/model`, read newest first
     let lastAt: number | undefined; // when the last request was made
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
     const cache = cacheStart(); // where the prompt cache began (see LoadedSession.cache)
@@ -212,7 +213,8 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
       const m = modelOf(e);
       cache.model(m);
-      if (m.window !== undefined) (windows ??= {})[`${m.provider}/${m.model}`] ??= m.window; // read newest first
+      if (m.window !== undefined) (learned.windows ??= {})[`${m.provider}/${m.model}`] ??= m.window;
+      if (e.output_cap) (learned.outputCaps ??= {})[`${m.provider}/${m.model}`] ??= e.output_cap;
       if (!model) model = m;
       // an earlier entry may hold the window; the effort is the latest entry's (an /effort after it)
       else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model)
@@ -345,13 +347,11 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       messages,
       summaries: withResults(summaries, results),
       ...(model ? { model } : {}),
-      ...(windows ? { windows } : {}),
+      ...learned,
       warnings: [
         ...cutNote,
         ...(newer.size > 0 ? [newerNote(path, newer)] : []),
-        ...warnings.reverse().map((w) => {
-          return skippedWarning(path, w, whereOf(w), before === 0 ? `line ${fromEnd - w.fromEnd}` : `byte ${w.offset}`);
-        }),
+        ...warnings.reverse().map((w) => skippedWarning(path, w, whereOf(w), before === 0 ? `line ${fromEnd - w.fromEnd}` : `byte ${w.offset}`)),
       ],
       appended,
       torn,

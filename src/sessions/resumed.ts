@@ -22,6 +22,7 @@ export function resumedParts(session: LoadedSession, provider: string, model: st
     summaries: session.summaries,
     ...(window ? { window } : {}),
     ...(session.windows ? { windows: session.windows } : {}),
+    ...(session.outputCaps ? { outputCaps: session.outputCaps } : {}),
     ...(session.cache ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
   };

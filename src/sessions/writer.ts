@@ -351,8 +351,8 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       guard(() => {
         switch (event.type) {
           case "model":
-            // a window the model's server stated: recorded as one a context-length error taught, so `hey -c` starts within it
-            if (event.window !== undefined && current) return append({ type: "model", id: newId(), ...current, window: event.window });
+            // a window the model's server stated, a cap on its answers (context/output-cap.ts): recorded as learned, so `hey -c` starts within them
+            if ((event.window ?? event.output_cap) && current) return append({ ...event, id: newId(), ...current });
             return model(event.provider, event.model, event.effort);
           case "message": {
             streamed.end(true); // its message supersedes an answer's partial lines

@@ -8,7 +8,8 @@ import { ANTHROPIC_DEFAULT_MAX_TOKENS } from "../providers/effort.ts";
 /**
  * One line naming `max_tokens` of the provider in use: in its config file with the limit the
  * request went with (`sent`, where hey chose it: the error event's `max_tokens`), else its
- * configured value; hey's own default for Anthropic (which always sends one) — or, when the
+ * configured value; the bound hey set to fit the window (an endpoint that counts the answer's limit in
+ * it, with no max_tokens set); hey's own default for Anthropic (which always sends one) — or, when the
  * endpoint refused that default and hey went down to the limit it stated, that no setting raises
  * it; otherwise the model's own limit, which no setting raises. `userFile` is the user config file
  * this run reads.
@@ -17,6 +18,9 @@ export function lengthHint(provider: ProviderSettings, userFile = "~/.config/hey
   const anthropicDefault = provider.maxTokens === undefined && provider.protocol === "anthropic";
   if (anthropicDefault && sent !== undefined && sent < ANTHROPIC_DEFAULT_MAX_TOKENS)
     return `the endpoint takes at most ${sent} output tokens for this model (it refused hey's default of ${ANTHROPIC_DEFAULT_MAX_TOKENS}), so no setting raises the limit: ask for the answer in parts`;
+  // no max_tokens of the user's and none an adapter chose: hey bounded the answer to fit the window beside the conversation (context/output-cap.ts)
+  if (sent !== undefined && provider.maxTokens === undefined && provider.protocol !== "anthropic")
+    return `hey limited the answer to ${sent} tokens to fit the model's window beside the conversation: /compact or a shorter request leaves it more, or ask for the answer in parts`;
   const limit = sent ?? provider.maxTokens ?? (anthropicDefault ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined);
   const now = limit === undefined ? undefined : `now ${limit}${anthropicDefault ? ", hey's default for Anthropic" : ""}`;
   if (now === undefined) return "max_tokens is not set, so the model's own output limit was reached: ask for the answer in parts";

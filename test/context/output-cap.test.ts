@@ -2,7 +2,8 @@
 // limit into the window: OpenRouter free models, vLLM) is answered by bounding the answer, not by
 // cutting the history; a refusal about the prompt still cuts it. Messages in the servers' own words.
 import { describe, expect, test } from "bun:test";
-import { boundOutput, capOf, newOutputCaps, OUTPUT_FLOOR, outputOverflow } from "../../src/context/output-cap.ts";
+import { boundOutput, capOf, newOutputCaps, OUTPUT_FLOOR, outputOverflow, windowTaught } from "../../src/context/output-cap.ts";
+import { CONTEXT_ERROR, servedWindow } from "../../src/context/window.ts";
 import { contextOverflow } from "../../src/providers/context-length.ts";
 
 const CHUTES =
@@ -57,7 +58,7 @@ describe("boundOutput: the answer fits beside the request", () => {
 describe("newOutputCaps: what a conversation learns", () => {
   test("the refusal is answered with the same request, bounded, and said; later requests to that endpoint are bounded, another's are not", () => {
     const caps = newOutputCaps();
-    const [endpoint, other] = [{}, {}];
+    const [endpoint, other] = ["free/llama", "vllm/qwen"];
     expect(caps.bound(request, endpoint, 5000)).toEqual(request);
     const fits = caps.learn(contextOverflow(VLLM), request, endpoint, true)!;
     expect(fits).toMatchObject({ window: 8192, prompt: 1100 });
@@ -67,9 +68,50 @@ describe("newOutputCaps: what a conversation learns", () => {
     expect(caps.bound(request, other, 3000).maxTokens).toBeUndefined();
   });
   test("a second refusal of the same request is not answered again", () => {
-    expect(newOutputCaps().learn(contextOverflow(VLLM), request, {}, false)).toBeUndefined();
+    expect(newOutputCaps().learn(contextOverflow(VLLM), request, "vllm/qwen", false)).toBeUndefined();
   });
   test("a prompt too large is left to the cut", () => {
-    expect(newOutputCaps().learn(contextOverflow(DEEPSEEK_PROMPT), request, {}, true)).toBeUndefined();
+    expect(newOutputCaps().learn(contextOverflow(DEEPSEEK_PROMPT), request, "deepseek/chat", true)).toBeUndefined();
+  });
+  test("the user's own max_tokens is never lowered: a refusal that counts it is left to the cut, and no cap bounds later answers", () => {
+    const caps = newOutputCaps({}, () => 6000);
+    const userLimit =
+      "This model's maximum context length is 16384 tokens. However, you requested 18475 tokens (12475 in the messages, 6000 in the completion).";
+    expect(caps.learn(contextOverflow(VLLM.replace("8000 in", "6000 in")), request, "vllm/qwen", true)).toBeUndefined();
+    expect(caps.learn(contextOverflow(userLimit), request, "vllm/qwen", true)).toBeUndefined();
+    expect(caps.bound(request, "vllm/qwen", 9000)).toEqual(request);
+    // a cap a session kept from before max_tokens was set does not lower it either
+    expect(newOutputCaps({ "vllm/qwen": { window: 16384, asked: 16384 } }, () => 6000).bound(request, "vllm/qwen", 9000)).toEqual(request);
+  });
+  test("the bound rises again as the prompt shrinks: a refusal of hey's own bound does not lower the cap", () => {
+    const caps = newOutputCaps();
+    const refused = (prompt: number, completion: number) =>
+      contextOverflow(
+        `This model's maximum context length is 8192 tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion).`,
+      );
+    caps.learn(refused(1100, 4096), request, "vllm/qwen", true);
+    const sent = caps.bound(request, "vllm/qwen", 6000).maxTokens!; // estimated at 6000, counted at 6400 by the server
+    caps.learn(refused(6400, sent), request, "vllm/qwen", true);
+    expect(caps.bound(request, "vllm/qwen", 2000).maxTokens).toBe(4096); // after a summary: the room is back
+  });
+  test("each model keeps its own cap, and a session's kept caps bound the first request", () => {
+    const caps = newOutputCaps({ "free/llama": { window: 131072, asked: 131072 } });
+    expect(caps.bound(request, "free/llama", 10535).maxTokens).toBe(131072 - 10535 - 2622);
+    caps.learn(contextOverflow(VLLM), request, "vllm/qwen", true); // a fallback refused
+    expect(caps.bound(request, "free/llama", 10535).maxTokens).toBe(131072 - 10535 - 2622); // the primary's return keeps its own
+    expect(caps.of("vllm/qwen")).toEqual({ window: 8192, asked: 8000 });
+  });
+});
+
+describe("windowTaught: the window a refusal about the answer's limit leaves", () => {
+  test("the same window keeps its source, so a larger one stated later is still taken", () => {
+    const state = { window: 131072, windowFrom: "the model list" };
+    [state.window, state.windowFrom] = windowTaught(state, 131072, 131072) as [number, string];
+    expect(state.windowFrom).toBe("the model list");
+    expect(servedWindow(state, { tokens: 163840, from: "llama-server's /props" })).toBe(163840);
+  });
+  test("a smaller one is the error's", () => {
+    expect(windowTaught({ windowFrom: "the model list" }, 131072, 32768)).toEqual([32768, CONTEXT_ERROR]);
+    expect(windowTaught({}, undefined, 32768)).toEqual([32768, CONTEXT_ERROR]);
   });
 });

@@ -27,7 +27,7 @@ const WORDS = {
 };
 
 /** The model: reads notes.txt, then answers; refuses any request whose input and output limit pass the window. */
-function startModel(words: (input: number, output: number) => string) {
+function startModel(words: (input: number, output: number) => string, finish: "stop" | "length" = "stop") {
   const log: Exchange[] = [];
   const server = Bun.serve({
     port: 0,
@@ -44,7 +44,7 @@ function startModel(words: (input: number, output: number) => string) {
       const answered = (body.messages as { role: string }[]).some((m) => m.role === "tool");
       const usage = chatChunk({ usage: { prompt_tokens: input, completion_tokens: 10, total_tokens: input + 10 } });
       const chunks = answered
-        ? [chatChunk({ content: "The notes say hello." }), chatChunk({ finish: "stop" }), usage]
+        ? [chatChunk({ content: "The notes say hello." }), chatChunk({ finish }), usage]
         : [
             chatChunk({ toolCall: { index: 0, id: "call_1", name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) } }),
             chatChunk({ finish: "tool_calls" }),
@@ -92,3 +92,45 @@ for (const [server, words] of Object.entries(WORDS)) {
     for (const e of later) expect(e.body.max_tokens).toBeDefined();
   }, 60_000);
 }
+
+test("the user's own max_tokens is kept: a refusal that counts it cuts the history, and every request goes with it", async () => {
+  model = startModel(WORDS.vllm);
+  writeFileSync(join(work.path, "notes.txt"), `${"a line of the notes, long enough to fill the window quickly.\n".repeat(1500)}hello\n`);
+  const config = join(work.path, "vllm.toml");
+  writeFileSync(config, `[provider.vllm]\nprotocol = "openai"\nbase_url = "${model.url}"\nmodels = ["m"]\nmax_tokens = 12000\n`);
+  const run = await runHey(["--config", config, "-m", "vllm/m", "-p", "what do the notes say?"], {
+    cwd: work.path,
+    timeoutMs: 60_000,
+    env: { XDG_STATE_HOME: join(work.path, "state") },
+  });
+  expect(model.log.some((e) => e.refused)).toBe(true); // the notes and 12,000 output tokens pass the window
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("The notes say hello.");
+  for (const e of model.log) expect(e.body.max_tokens).toBe(12_000);
+  expect(run.stderr).not.toContain("answers are now limited");
+}, 60_000);
+
+test("hey -c goes on with the cap the session learnt: its first request is bounded, not refused again", async () => {
+  model = startModel(WORDS.openrouter);
+  const args = ["--base-url", model.url, "--protocol", "openai", "-m", "m"];
+  const opts = { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } };
+  expect((await runHey([...args, "-p", "what do the notes say?"], opts)).code).toBe(0);
+  const before = model.log.length;
+  const again = await runHey([...args, "-c", "-p", "and again?"], opts);
+  expect(again.code).toBe(0);
+  const resumed = model.log.slice(before);
+  expect(resumed.length).toBeGreaterThan(0);
+  expect(resumed.filter((e) => e.refused)).toHaveLength(0);
+  for (const e of resumed) expect(e.body.max_tokens).toBeDefined();
+  expect(again.stderr).not.toContain("answers are now limited");
+}, 60_000);
+
+test("an answer stopped at hey's own bound says hey limited it, not that the model's limit or a setting did", async () => {
+  model = startModel(WORDS.openrouter, "length");
+  const args = ["--base-url", model.url, "--protocol", "openai", "-m", "m", "-p", "what do the notes say?"];
+  const run = await runHey(args, { cwd: work.path, timeoutMs: 60_000, env: { XDG_STATE_HOME: join(work.path, "state") } });
+  expect(run.code).toBe(1);
+  const bound = model.log.at(-1)!.body.max_tokens as number;
+  expect(run.stderr).toContain(`hey limited the answer to ${bound} tokens to fit the model's window beside the conversation`);
+  expect(run.stderr).not.toContain("max_tokens is not set");
+}, 60_000);

@@ -164,6 +164,32 @@ describe("OpenRouter", () => {
     expect(toProviderError(apiError(429, perMinute(-5000)), ctx).retryAfterMs).toBeUndefined();
   });
 
+  test("X-RateLimit-Reset is a wait only for a 429 whose limit is spent, after any wait the server states, on the server's clock", () => {
+    const hourly = { "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": String(NOW + 40 * 60_000) };
+    // an overloaded upstream beside an hourly count with room left: retried with backoff, not given up for 40 min
+    const overloaded = toProviderError(apiError(503, { message: "upstream overloaded" }, hourly), ctx);
+    expect(overloaded).toMatchObject({ kind: "overloaded", retryAfterMs: undefined });
+    const spent = { ...hourly, "x-ratelimit-remaining": "0" };
+    expect(toProviderError(apiError(503, { message: "upstream overloaded" }, spent), ctx).retryAfterMs).toBeUndefined();
+    // a 429 whose copied upstream headers leave requests: no wait from them, and no "resets in" on its line
+    const upstream = {
+      message: "Provider returned error",
+      code: 429,
+      metadata: { raw: "rate limited, retry shortly", headers: { "X-RateLimit-Remaining": "812", "X-RateLimit-Reset": String(NOW + 3_600_000) } },
+    };
+    const shortly = toProviderError(apiError(429, upstream), ctx);
+    expect(shortly.retryAfterMs).toBeUndefined();
+    expect(shortly.message).not.toContain("resets in");
+    // the server's own words win over a reset an hour away
+    expect(toProviderError(apiError(429, { message: "Please try again in 2s." }, spent), ctx).retryAfterMs).toBe(2000);
+    // a local clock 40 s behind the server's: the response's Date still makes a 45 s per-minute reset 45 s
+    const server = NOW + 40_000;
+    const perMinute = { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(server + 45_000), date: new Date(server).toUTCString() };
+    expect(toProviderError(apiError(429, { message: "Rate limit exceeded: free-models-per-min." }, perMinute), ctx).retryAfterMs).toBe(45_000);
+    // a stamp days away is no wait
+    expect(toProviderError(apiError(429, { message: "slow down" }, { "x-ratelimit-reset": String(NOW + 9 * 86_400_000) }), ctx).retryAfterMs).toBeUndefined();
+  });
+
   test("the daily cap on free models is a spent quota, not retried, and says when it resets", () => {
     const reset = String(NOW + (3 * 60 + 20) * 60_000);
     const daily = {
