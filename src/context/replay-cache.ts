@@ -3,6 +3,7 @@
 // the last request's prefix. Pure.
 import type { Message } from "../kernel/ir.ts";
 import { keptOf, withoutRefused } from "../kernel/refusal.ts";
+import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { seenIn } from "./cut-notice.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import { fixedHash } from "./window.ts";
@@ -70,6 +71,10 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
     const answer = from.answers?.get(history[h]!.id);
+    // an interrupted marker alone that no usage entry follows: its request was never answered (Esc in a retry's wait; a run that
+    // failed or a hey killed before the answer began, marked on loading), so it wrote no cache: the run kept the state before it
+    // (agent.ts `made`: x158 #2)
+    if (answer?.at === undefined && cutBeforeAnswer(history[h]!)) continue;
     // another model's request (a fallback's, before a /model back): its cache is its own, this one's state as before it (agent.ts switchModel)
     if (answer?.model !== undefined && from.model !== undefined && answer.model !== from.model) continue;
     state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then
