@@ -31,6 +31,7 @@ import { usageCounts, usageOf, type HandOffLimit, type Output } from "./kernel/o
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import { sleep } from "./kernel/sleep.ts";
+import { cutBeforeAnswer } from "./kernel/turns.ts";
 import { syncedFirst } from "./sessions/synced-first.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { keepShown } from "./tools/earlier-reads.ts";
@@ -95,9 +96,10 @@ export function createAgent(parts: AgentParts): Agent {
     Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]),
   );
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
-  // the cache state as of the last request the history shows made (an answer or its marker follows), as `hey -c` replays it: one that
-  // failed wrote no cache, so a switch away and a run's end go back to this (x150 #2), its lifetime counted from the last one taken
+  // the cache state as of the last request the provider answered, as `hey -c` replays it: one that failed wrote no cache, nor one whose
+  // interrupted marker no cost follows (Esc in a retry's wait: x158 #2), so a switch away and a run's end go back to this (x150 #2)
   let made = cacheOf(compaction);
+  let markerAlone = false; // the last message is an interrupted marker alone: its request was answered if its cost comes next
 
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
@@ -109,13 +111,15 @@ export function createAgent(parts: AgentParts): Agent {
     emit(event) {
       if (event.type === "usage") {
         const u = usageOf(event);
+        if (markerAlone) made = cacheOf(compaction);
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...usageFacts(compaction.sent, summaryFailedNow, rebuiltNow) });
       }
       if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
-      if (event.type === "message" && event.message.role === "assistant") made = cacheOf(compaction);
+      if (event.type === "message") markerAlone = event.message.role === "assistant" && cutBeforeAnswer(event.message);
+      if (event.type === "message" && event.message.role === "assistant" && !markerAlone) made = cacheOf(compaction);
       if (event.type === "notice" && saysNoEffortSent(event.message)) effortUnsent = event.message;
       parts.output.emit(event);
     },

@@ -1,8 +1,9 @@
 // `hey -c` within the prompt cache's lifetime (issue 23): the state of compaction.ts as the run
 // before it left it, rebuilt from the session, so the first request after the resume goes on from
 // the last request's prefix. Pure.
-import type { Message } from "../kernel/ir.ts";
+import { textOf, type Message } from "../kernel/ir.ts";
 import { keptOf, withoutRefused } from "../kernel/refusal.ts";
+import { cutBeforeAnswer, HEY_STOPPED } from "../kernel/turns.ts";
 import { seenIn } from "./cut-notice.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import { fixedHash } from "./window.ts";
@@ -70,6 +71,10 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
     const answer = from.answers?.get(history[h]!.id);
+    // an interrupted marker alone that no usage entry follows: its request was never answered (Esc in a retry's wait), so it
+    // wrote no cache: the run kept the state before it (agent.ts `made`: x158 #2). Not the one a resume puts after a question
+    // left without an answer (an empty hand-off's, a killed hey's): whether the provider answered that, no line tells
+    if (answer && answer.at === undefined && cutBeforeAnswer(history[h]!) && !textOf(history[h]!).includes(HEY_STOPPED)) continue;
     // another model's request (a fallback's, before a /model back): its cache is its own, this one's state as before it (agent.ts switchModel)
     if (answer?.model !== undefined && from.model !== undefined && answer.model !== from.model) continue;
     state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then

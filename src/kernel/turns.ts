@@ -135,10 +135,10 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
    * work unstopped (every protocol takes an assistant message there: after a user's, or after tool
    * results and before the next user message).
    */
-  const unanswered = (): RunResult => {
+  const unanswered = (): RunResult => (markUnanswered(), self.interrupted());
+  const markUnanswered = () => {
     const last = messages.at(-1)?.role;
     if (last === "user" || last === "tool") self.append(interruptedAnswer(partialMessage({ text: "" }, true)!, abortReason(deps.signal)));
-    return self.interrupted();
   };
   const self: Turns = {
     limitReached() {
@@ -180,9 +180,12 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       if (!context) return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // not built twice: `failed` trims
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
       if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
-      if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
+      else if (reply.error && deps.signal.aborted) markUnanswered();
+      // a stream cut after it began was billed all the same: its cost after its marker, as an answer's after the answer (a resumed
+      // session tells by it that the provider had answered, so the request wrote its prompt cache; a marker alone, that it was not)
+      if (reply.error?.usage) spend(reply.error.usage);
       if (reply.error) {
-        if (deps.signal.aborted) return reply.partial ? self.interrupted() : unanswered();
+        if (deps.signal.aborted) return self.interrupted();
         // empty again after its retries, after tool results: the model's way to end the task (Claude's
         // empty end_turn, reached through a gateway that speaks another protocol), its work the result
         if (endsTask(reply.error, handOff)) {

@@ -235,3 +235,21 @@ test("hey -c -m model-a after a run on model-b whose server stated a window goes
   expectPrefix(c.messages, a.provider.requests.at(-1)!.messages);
   expect(pruned(c.messages)).toBe(0);
 });
+
+test("hey -c, then /model to another model before any message: it starts cold, and /model back goes on from the session model's last request (x158 #1)", async () => {
+  const id = newId();
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const r = run([], id, { resumed: loadSession(`${dir.path}/${id}.jsonl`) });
+  const b = fakeProvider([...reads(2), { text: "done" }], { model: "model-b" });
+  r.agent.switchModel(b, settingsOf("model-b"));
+  await r.agent.send("go on", signal());
+  expect(pruned(b.requests[0]!.messages)).toBeGreaterThan(0); // model-b's cache is cold: the deferred rewrites went out for free
+  const back = fakeProvider([...reads(2), { text: "done" }], { model: "model-a" });
+  r.agent.switchModel(back, settingsOf("model-a"));
+  await r.agent.send("and on", signal());
+  r.session.close();
+  expectPrefix(back.requests[0]!.messages, a.provider.requests.at(-1)!.messages); // model-a's cache still holds it
+  expect(pruned(back.requests[0]!.messages)).toBe(0);
+});
