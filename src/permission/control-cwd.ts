@@ -29,7 +29,7 @@ import {
   type Unplaced,
   WINDOWS,
 } from "./control-files.ts";
-import { dotglobOn, expandBraces, globMatches, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, type GlobOptions, globMatches, globOptions, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
@@ -62,16 +62,16 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";
   const { dirs, unplaced } = placesReached(segments, control, f);
-  // bash's dotglob lets a loop's `*/` match `.hey/`
-  const dotglob = dotglobOn(segments);
-  const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
+  // bash's dotglob lets a loop's `*/` match `.hey/`, its nocaseglob `~/.CONFI?` match ~/.config
+  const glob = globOptions(segments);
+  const lost = unplaced.map((u) => whyUnplaced(u, control, f, glob)).find((why) => why !== undefined);
   for (const [i, seg] of segments.entries()) {
     const written = seg.inert === "builtin" ? undefined : treeChange(seg);
     if (!written) continue;
     // `git add -A && git stash` (or `&& git reset --hard`) takes the files it just staged away, as `git stash -u` would
     const change = written === "writes" && dropsStaged(seg.words) && segments.slice(0, i).some(stagesControl) ? "deletes" : written;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
-    const places = runIn(seg, dirs, control, f, dotglob);
+    const places = runIn(seg, dirs, control, f, glob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
     // after a `cd` that leads where only the run knows, only a directory the command names itself can be judged
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
@@ -159,7 +159,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 }
 
 /** The directories the segment runs in, from each of `dirs`: git's `-C` and `--work-tree` moved it (`named`: to a directory it names, whatever `dirs` is); `unknown`: one of those is known only at run time and could be a control file's directory. */
-function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, dotglob: boolean): { dirs: string[]; named?: true } | { unknown: string } {
+function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, glob: GlobOptions): { dirs: string[]; named?: true } | { unknown: string } {
   if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return { dirs: dirs.map(f.normalize) };
   const { chdir, workTree } = gitDirectories(seg.words);
   let out = dirs;
@@ -185,7 +185,7 @@ function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, 
         ...(relative(v, control.home, f) ? wandered.map((u) => ({ raw: v.raw, operand: joinWords(u.operand!, v), from: u.from! })) : []),
       ];
       for (const u of here) {
-        const why = whyUnplaced(u, control, f, dotglob);
+        const why = whyUnplaced(u, control, f, glob);
         if (why !== undefined) return { unknown: why };
       }
       more.push(...here);
@@ -209,7 +209,7 @@ const MAX_WANDERS = 32; // places a run of `-C`s to globs may lead to before the
  * pkg*; do cd "$d"`) leads where the glob could match, judged against the control files from the directories it
  * starts at.
  */
-function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: boolean): string | undefined {
+function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, glob: GlobOptions): string | undefined {
   if (u.again) return `\`${u.raw}\` may run again, in a loop or a function, from where it led`;
   if (!u.operand) return `\`${u.raw}\` leads to a directory known only at run time`;
   const why = `\`${u.operand.raw}\` is a directory known only at run time`;
@@ -219,7 +219,8 @@ function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: bo
     const patterns = expandBraces(to)
       .flatMap((t) => leadFrom(t, u.from!, f))
       .map(f.normalize);
-    const fold = control.fold || f === WINDOWS;
+    const fold = control.fold || f === WINDOWS || glob.nocase;
+    const dotglob = glob.dotglob;
     const reaches = (glob: string[], path: string) => {
       const dir = f.normalize(path).split(/[\\/]/).filter(Boolean).slice(0, -1);
       return glob.length <= dir.length && glob.every((g, k) => matchesName(fold ? g.toLowerCase() : g, fold ? dir[k]!.toLowerCase() : dir[k]!, dotglob));
