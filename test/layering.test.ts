@@ -57,6 +57,7 @@ const EDGES = new Set([
   "fs/proc-stat.ts",
   "fs/git-config-files.ts",
   "fs/git-places.ts",
+  "fs/git-staged.ts",
   "fs/ripgrep-choice.ts",
   "config/unrunnable-tools.ts",
   "permission/repository-programs.ts",

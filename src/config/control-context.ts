@@ -6,6 +6,7 @@
 // mount, a huge tree) is "cannot tell", in words naming the path, never "no".
 import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
 import { gitOwnership, gitPlaces, workTreeTop } from "../fs/git-places.ts";
+import { stagedOnly } from "../fs/git-staged.ts";
 import { boundedList, checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
@@ -127,6 +128,13 @@ export function controlContext(place: ControlPlace): {
     workTreeTop: (dir) => {
       try {
         return workTreeTop(dir, env);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
+    stagedOnly: (abs) => {
+      try {
+        return stagedOnly(abs, env);
       } catch (e) {
         return { unknown: (e as Error).message }; // it did not answer in time
       }

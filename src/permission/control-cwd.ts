@@ -68,8 +68,9 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   for (const [i, seg] of segments.entries()) {
     const written = seg.inert === "builtin" ? undefined : treeChange(seg);
     if (!written) continue;
-    // `git add -A && git stash` (or `&& git reset --hard`) takes the files it just staged away, as `git stash -u` would
-    const change = written === "writes" && dropsStaged(seg.words) && segments.slice(0, i).some(stagesControl) ? "deletes" : written;
+    // `git add -A && git stash` (or `&& git reset --hard`, `checkout -f`…) takes the files it just staged away, as `git stash -u` would,
+    // and so does a `git stash` after a `git add -A` in an earlier call: git's index says so now (x157 #3)
+    const change = written === "writes" && dropsStaged(seg.words) && (segments.slice(0, i).some(stagesControl) || stagedNow()) ? "deletes" : written;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
     const places = runIn(seg, dirs, control, f, glob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
@@ -124,6 +125,11 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
       const paths = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, w.text));
       return /[*?[]/.test(w.text) || paths.map(f.normalize).some((p) => controls.some((c) => fold(c) === fold(p) || within(c, p)));
     });
+  }
+
+  /** Whether a project's control file there now is staged but in no commit (or that cannot be told). */
+  function stagedNow(): boolean {
+    return controls.some((c) => projectFile(c) && there(c) && control.stagedOnly?.(c) !== false && control.stagedOnly !== undefined);
   }
 
   function resolved(p: string): string {

@@ -41,6 +41,8 @@ export interface ControlFiles {
   gitOwn?(abs: string, from?: readonly string[]): string | { unknown: string } | undefined;
   /** the top of the work tree a git run in the absolute directory `dir` acts on (fs/git-places.ts workTreeTop), undefined outside a repository, or why it did not answer in time */
   workTreeTop?(dir: string): string | undefined | { unknown: string };
+  /** whether the file at the absolute `abs` is in its repository's index but in no commit HEAD names (fs/git-staged.ts): a `git stash` or `reset --hard` takes it away; `unknown`: it did not answer in time */
+  stagedOnly?(abs: string): boolean | { unknown: string };
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
   /** the names in the absolute directory `dir`, links followed (where a loop's glob looks for what it matches); undefined when it is no directory; `unknown`: why they were not read */
