@@ -82,8 +82,10 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
       // git from a folder of a repository acts on its whole work tree (stash, checkout BRANCH, pull…): judged at its top too
       const whole = acrossTree(seg, dir);
       const tops: string[] = [];
+      const gitDir = whole ? gitDirGiven(seg) : undefined;
+      if (typeof gitDir === "object") return { command: seg.raw, unknown: gitDir.unknown };
       for (const d of whole ? run : []) {
-        const top = control.workTreeTop?.(d);
+        const top = control.workTreeTop?.(d, gitDir);
         if (typeof top === "object") return { command: seg.raw, unknown: top.unknown };
         if (top !== undefined && !run.includes(f.normalize(top))) tops.push(f.normalize(top));
       }
@@ -103,17 +105,35 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 
   /**
    * Whether git in `seg`, run in `dir`, acts beyond it on its work tree (tree-changes.ts wholeTree), whose top git finds
-   * above `dir`: not after `--work-tree` (runIn already moved it to that top) or `--git-dir` (git takes `dir` as the top).
+   * above `dir` — or, after `--git-dir`, where that git directory's `core.worktree` says (x157 #5): not after
+   * `--work-tree` (runIn already moved it to that top).
    */
   function acrossTree(seg: Segment, dir: string): boolean {
     if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return false;
-    const sub = readGit(seg.words)?.sub ?? seg.words.length;
-    if (gitDirectories(seg.words).workTree || seg.words.slice(1, sub).some((w) => /^--git-dir(=|$)/.test(w.text))) return false;
+    if (gitDirectories(seg.words).workTree) return false;
+    // `checkout NAME` checks out the file NAME only where no branch or tag of that name wins (x157 #4)
     return wholeTree(seg.words, (text) => {
       const abs = f.absolute(text);
       const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
-      return state !== undefined && state !== "none";
+      return state !== undefined && state !== "none" && control.gitRevision?.(dir, text) === false;
     });
+  }
+
+  /** The git directory `--git-dir DIR` (or `GIT_DIR=DIR` before git) names, absolute or as written; `unknown`: one only the run knows. */
+  function gitDirGiven(seg: Segment): string | undefined | { unknown: string } {
+    const sub = readGit(seg.words)?.sub ?? seg.words.length;
+    const words = seg.words.slice(1, sub);
+    const at = words.findIndex((w) => /^--git-dir(=|$)/.test(w.text));
+    const assigned = seg.assigns.find((w) => w.text.startsWith("GIT_DIR="));
+    const given =
+      at >= 0
+        ? words[at]!.text.includes("=")
+          ? { ...words[at]!, text: words[at]!.text.slice(10), raw: words[at]!.raw.replace(/^--git-dir=/, "") }
+          : words[at + 1]
+        : assigned && { ...assigned, text: assigned.text.slice(8), raw: assigned.raw.replace(/^GIT_DIR=/, "") };
+    if (!given) return undefined;
+    const text = decided(given) ? expand(given, control.home) : undefined;
+    return text ?? { unknown: `\`${given.raw}\` names a git directory only the run knows` };
   }
 
   /** Whether `seg` may stage a control file: `git add` with no pathspec, or one naming it or a directory above it from any place the script reaches. */

@@ -70,7 +70,7 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
           const source = unhosted(decided(from) ? from.text : runtimeGlob(from.raw));
           // `cp --parents`, `rsync -R`: the source's whole relative path (after rsync's `/./`) below the destination; a glob or run-time part: anywhere below it
           if (copy.parents) {
-            const rel = source.includes("/./") ? source.slice(source.indexOf("/./") + 3) : source.replace(/^[\/]+/, "");
+            const rel = source.includes("/./") ? source.slice(source.indexOf("/./") + 3) : source.replace(/^[\\/]+/, "");
             const at = decided(from) ? f.normalize(f.join(into, rel)) : into;
             const file = controls.find((c) => fold(c) === fold(at) || within(c, at));
             if (file !== undefined) return { command: seg.raw, into: at, file };
@@ -120,7 +120,7 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
   }
 }
 
-/** A source's path without a remote host (`server:hey`, `user@host:/srv/hey`); a Windows drive (`C:\\x`) stays. */
+/** A source's path without a remote host (`server:hey`, `user@host:/srv/hey`); a Windows drive (`C:\x`) stays. */
 const unhosted = (text: string) => (/^[A-Za-z]:[\\/]/.test(text) ? text : text.replace(/^[^/\\]*[^/\\:]:/, ""));
 
 /** The directories above a file, nearest last, without the root. */
