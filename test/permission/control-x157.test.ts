@@ -81,10 +81,16 @@ describe.each(["allow", "deny"] as const)("under an %s list", (list) => {
     "rsync -a dist/ server:/srv/",
     "rsync -avz dist/ user@server:/var/www/",
     "cp -r --parents src/hey ~/.config/",
+    "cp -r prefix/bin ~/.local/",
     "rsync -aR src/hey ~/.config/",
     "shopt -s nocaseglob; cp -r build/*.JS dist/",
   ])("in a project without links, %s runs", (command) => expect(inApp("bash", { command })).toBeUndefined());
 });
+
+// a folder merged into one above hey's files is refused whatever it holds now: an earlier command may fill it (README)
+test.each(["rsync -a prefix/ ~/.local/", "cp -r prefix/. ~/.local/"])("installing a prefix over ~/.local, %s is refused", (command) =>
+  refused(permissionCheck(lists.deny, "bash", { cwd: app, home, controls: appControls })("bash", { command })),
+);
 
 // under an allow list no `*` matches a run-time word; under a deny list the directory alone decides
 const denying = permissionCheck(lists.deny, "bash", { cwd: app, home, controls: appControls });
