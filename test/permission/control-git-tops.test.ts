@@ -58,7 +58,7 @@ testNeeding(["bash", "git"])("`git checkout NAME` with a file NAME there switche
     writeFileSync(join(nvim, "main"), "notes\n");
     for (const command of commands) refused(check(nvim)("bash", { command }), command);
     // a file of no ref's name, or a path after `--`, is the file's checkout in the folder
-    for (const command of ["git checkout init.lua", "git checkout -- other", "git checkout -f -- init.lua"])
+    for (const command of ["git checkout init.lua", "git checkout -- other", "git checkout -f -- init.lua", "git checkout .", "git checkout ./"])
       expect([command, check(nvim)("bash", { command })]).toEqual([command, undefined]);
   }
   run(nvim, "git checkout -f other");
