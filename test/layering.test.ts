@@ -57,6 +57,8 @@ const EDGES = new Set([
   "fs/proc-stat.ts",
   "fs/git-config-files.ts",
   "fs/git-places.ts",
+  "fs/git-staged.ts",
+  "fs/git-refs.ts",
   "fs/ripgrep-choice.ts",
   "config/unrunnable-tools.ts",
   "permission/repository-programs.ts",

@@ -6,6 +6,8 @@
 // mount, a huge tree) is "cannot tell", in words naming the path, never "no".
 import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
 import { gitOwnership, gitPlaces, workTreeTop } from "../fs/git-places.ts";
+import { namesRevision } from "../fs/git-refs.ts";
+import { stagedOnly } from "../fs/git-staged.ts";
 import { boundedList, checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
@@ -124,9 +126,23 @@ export function controlContext(place: ControlPlace): {
         return { unknown: (e as Error).message }; // it did not answer in time
       }
     },
-    workTreeTop: (dir) => {
+    workTreeTop: (dir, gitDir) => {
       try {
-        return workTreeTop(dir, env);
+        return workTreeTop(dir, env, gitDir);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
+    gitRevision: (dir, name) => {
+      try {
+        return namesRevision(dir, name, env);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
+    stagedOnly: (abs) => {
+      try {
+        return stagedOnly(abs, env);
       } catch (e) {
         return { unknown: (e as Error).message }; // it did not answer in time
       }

@@ -68,3 +68,25 @@ export function gitlinkPaths(bytes: Uint8Array, hashBytes: number): string[] | u
   }
   return links;
 }
+
+/**
+ * Whether the index `bytes` holds an entry named `path` (`/`-separated, from the work tree's top):
+ * its name followed by a NUL, its length in the flags before it (two bytes, or four with version
+ * 3's extended flags); undefined for an index this cannot search (version 4 writes each name against
+ * the one before it).
+ */
+export function indexHolds(bytes: Uint8Array, path: string): boolean | undefined {
+  if (bytes.length < 12 || String.fromCharCode(...bytes.subarray(0, 4)) !== "DIRC") return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const version = view.getUint32(4);
+  if (version < 2 || version > 3) return undefined;
+  const name = new TextEncoder().encode(path);
+  // one character a byte, so that a string's index is the byte's
+  const latin = new TextDecoder("latin1");
+  const needle = latin.decode(new Uint8Array([...name, 0]));
+  const haystack = latin.decode(bytes);
+  const length = Math.min(name.length, NAME_LENGTH);
+  for (let at = haystack.indexOf(needle, 12); at >= 0; at = haystack.indexOf(needle, at + 1))
+    if ([2, 4].some((back) => at >= 12 + back && (view.getUint16(at - back) & NAME_LENGTH) === length)) return true;
+  return false;
+}

@@ -123,13 +123,34 @@ function hookDirs(value: string, home: string, top: string | undefined, gitDir: 
 
 /**
  * The top of the work tree a git run in `cwd` acts on (`git stash`, `git checkout BRANCH` from any
- * folder of it): `$GIT_WORK_TREE`; `cwd` itself under `$GIT_DIR` alone (git takes the directory it
- * runs in as the top); else the nearest directory up holding `.git`, or undefined.
+ * folder of it): `$GIT_WORK_TREE`; under `$GIT_DIR` or `--git-dir` (`gitDir`), the `core.worktree` its
+ * config sets (a dotfiles git directory's `~`, x157 #5), else `cwd` itself (git takes the directory it
+ * runs in as the top); else the nearest directory up holding `.git`, or undefined. Throws Hung, or
+ * an error where that config cannot be read as git reads it.
  */
-export function workTreeTop(cwd: string, env: Env): string | undefined {
+export function workTreeTop(cwd: string, env: Env, gitDir?: string): string | undefined {
   if (!isAbsolute(cwd)) return undefined; // a path of another system (a Windows one checked on Linux)
   if (env.GIT_WORK_TREE) return resolve(cwd, env.GIT_WORK_TREE);
-  return env.GIT_DIR ? cwd : worktreeTop(cwd);
+  const dir = gitDir ?? env.GIT_DIR;
+  return dir ? (configuredWorkTree(resolve(cwd, dir), env) ?? cwd) : worktreeTop(cwd);
+}
+
+/** The last `core.worktree` the config of `gitDir` sets (relative to `gitDir`), or undefined. */
+function configuredWorkTree(gitDir: string, env: Env): string | undefined {
+  let top: string | undefined;
+  const home = env.HOME ?? "";
+  const stop = walkGitConfig(
+    [join(gitDir, "config")],
+    bounded,
+    () => true,
+    home,
+    (s) => {
+      if (s.section === "core" && s.sub === undefined && s.key === "worktree" && s.value) top = s.value;
+      return false;
+    },
+  );
+  if (stop && stop !== "found") throw new Error(stop.trouble);
+  return top === undefined ? undefined : resolve(gitDir, top.startsWith("~/") ? join(home, top.slice(2)) : top);
 }
 
 /** The directory holding the `.git` a git run from `cwd` finds, or undefined. */

@@ -28,7 +28,7 @@ import {
   projectFile,
   WINDOWS,
 } from "./control-files.ts";
-import { dotglobOn, expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, GIT_NAMES, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -137,8 +137,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const real = control.realDir?.(p);
     return f.normalize(typeof real === "string" ? real : p);
   };
-  // bash's dotglob lets `*` and `?` match a leading `.`
-  const dotglob = dotglobOn(segments);
+  // bash's dotglob lets `*` and `?` match a leading `.`, its nocaseglob `CONFIG.TOM?` match config.toml
+  const { dotglob, nocase } = globOptions(segments);
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   let words: Word[] = []; // the segment's, for gitHeld
@@ -267,7 +267,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       const text = expand(w, control.home) ?? w.text;
       const abs = f.absolute(text);
       if (abs === undefined && !dirs) return control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined;
-      const opts = { dotglob, fold: f === WINDOWS };
+      const opts = { dotglob, fold: f === WINDOWS || nocase };
       const patterns = (abs !== undefined ? [abs] : dirs!.map((d) => f.join(d, text))).flatMap(expandBraces).map(f.normalize);
       const how = "a pattern that could match it";
       for (const p of patterns) {

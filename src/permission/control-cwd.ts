@@ -29,7 +29,7 @@ import {
   type Unplaced,
   WINDOWS,
 } from "./control-files.ts";
-import { dotglobOn, expandBraces, globMatches, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, type GlobOptions, globMatches, globOptions, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
@@ -62,16 +62,17 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     controls.every((c) => !within(c, d) || projectFile(c));
   const there = (c: string) => control.fileState?.(c) !== "none";
   const { dirs, unplaced } = placesReached(segments, control, f);
-  // bash's dotglob lets a loop's `*/` match `.hey/`
-  const dotglob = dotglobOn(segments);
-  const lost = unplaced.map((u) => whyUnplaced(u, control, f, dotglob)).find((why) => why !== undefined);
+  // bash's dotglob lets a loop's `*/` match `.hey/`, its nocaseglob `~/.CONFI?` match ~/.config
+  const glob = globOptions(segments);
+  const lost = unplaced.map((u) => whyUnplaced(u, control, f, glob)).find((why) => why !== undefined);
   for (const [i, seg] of segments.entries()) {
     const written = seg.inert === "builtin" ? undefined : treeChange(seg);
     if (!written) continue;
-    // `git add -A && git stash` (or `&& git reset --hard`) takes the files it just staged away, as `git stash -u` would
-    const change = written === "writes" && dropsStaged(seg.words) && segments.slice(0, i).some(stagesControl) ? "deletes" : written;
+    // `git add -A && git stash` (or `&& git reset --hard`, `checkout -f`…) takes the files it just staged away, as `git stash -u` would,
+    // and so does a `git stash` after a `git add -A` in an earlier call: git's index says so now (x157 #3)
+    const change = written === "writes" && dropsStaged(seg.words) && (segments.slice(0, i).some(stagesControl) || stagedNow()) ? "deletes" : written;
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
-    const places = runIn(seg, dirs, control, f, dotglob);
+    const places = runIn(seg, dirs, control, f, glob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
     // after a `cd` that leads where only the run knows, only a directory the command names itself can be judged
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
@@ -81,8 +82,10 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
       // git from a folder of a repository acts on its whole work tree (stash, checkout BRANCH, pull…): judged at its top too
       const whole = acrossTree(seg, dir);
       const tops: string[] = [];
+      const gitDir = whole ? gitDirGiven(seg) : undefined;
+      if (typeof gitDir === "object") return { command: seg.raw, unknown: gitDir.unknown };
       for (const d of whole ? run : []) {
-        const top = control.workTreeTop?.(d);
+        const top = control.workTreeTop?.(d, gitDir);
         if (typeof top === "object") return { command: seg.raw, unknown: top.unknown };
         if (top !== undefined && !run.includes(f.normalize(top))) tops.push(f.normalize(top));
       }
@@ -102,17 +105,35 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 
   /**
    * Whether git in `seg`, run in `dir`, acts beyond it on its work tree (tree-changes.ts wholeTree), whose top git finds
-   * above `dir`: not after `--work-tree` (runIn already moved it to that top) or `--git-dir` (git takes `dir` as the top).
+   * above `dir` — or, after `--git-dir`, where that git directory's `core.worktree` says (x157 #5): not after
+   * `--work-tree` (runIn already moved it to that top).
    */
   function acrossTree(seg: Segment, dir: string): boolean {
     if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return false;
-    const sub = readGit(seg.words)?.sub ?? seg.words.length;
-    if (gitDirectories(seg.words).workTree || seg.words.slice(1, sub).some((w) => /^--git-dir(=|$)/.test(w.text))) return false;
+    if (gitDirectories(seg.words).workTree) return false;
+    // `checkout NAME` checks out the file NAME only where no branch or tag of that name wins (x157 #4)
     return wholeTree(seg.words, (text) => {
       const abs = f.absolute(text);
       const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
-      return state !== undefined && state !== "none";
+      return state !== undefined && state !== "none" && control.gitRevision?.(dir, text) === false;
     });
+  }
+
+  /** The git directory `--git-dir DIR` (or `GIT_DIR=DIR` before git) names, absolute or as written; `unknown`: one only the run knows. */
+  function gitDirGiven(seg: Segment): string | undefined | { unknown: string } {
+    const sub = readGit(seg.words)?.sub ?? seg.words.length;
+    const words = seg.words.slice(1, sub);
+    const at = words.findIndex((w) => /^--git-dir(=|$)/.test(w.text));
+    const assigned = seg.assigns.find((w) => w.text.startsWith("GIT_DIR="));
+    const given =
+      at >= 0
+        ? words[at]!.text.includes("=")
+          ? { ...words[at]!, text: words[at]!.text.slice(10), raw: words[at]!.raw.replace(/^--git-dir=/, "") }
+          : words[at + 1]
+        : assigned && { ...assigned, text: assigned.text.slice(8), raw: assigned.raw.replace(/^GIT_DIR=/, "") };
+    if (!given) return undefined;
+    const text = decided(given) ? expand(given, control.home) : undefined;
+    return text ?? { unknown: `\`${given.raw}\` names a git directory only the run knows` };
   }
 
   /** Whether `seg` may stage a control file: `git add` with no pathspec, or one naming it or a directory above it from any place the script reaches. */
@@ -124,6 +145,11 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
       const paths = abs !== undefined ? [abs] : dirs.map((d) => f.join(d, w.text));
       return /[*?[]/.test(w.text) || paths.map(f.normalize).some((p) => controls.some((c) => fold(c) === fold(p) || within(c, p)));
     });
+  }
+
+  /** Whether a project's control file there now is staged but in no commit (or that cannot be told). */
+  function stagedNow(): boolean {
+    return controls.some((c) => projectFile(c) && there(c) && control.stagedOnly?.(c) !== false && control.stagedOnly !== undefined);
   }
 
   function resolved(p: string): string {
@@ -159,7 +185,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
 }
 
 /** The directories the segment runs in, from each of `dirs`: git's `-C` and `--work-tree` moved it (`named`: to a directory it names, whatever `dirs` is); `unknown`: one of those is known only at run time and could be a control file's directory. */
-function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, dotglob: boolean): { dirs: string[]; named?: true } | { unknown: string } {
+function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, glob: GlobOptions): { dirs: string[]; named?: true } | { unknown: string } {
   if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return { dirs: dirs.map(f.normalize) };
   const { chdir, workTree } = gitDirectories(seg.words);
   let out = dirs;
@@ -185,7 +211,7 @@ function runIn(seg: Segment, dirs: string[], control: ControlFiles, f: Flavour, 
         ...(relative(v, control.home, f) ? wandered.map((u) => ({ raw: v.raw, operand: joinWords(u.operand!, v), from: u.from! })) : []),
       ];
       for (const u of here) {
-        const why = whyUnplaced(u, control, f, dotglob);
+        const why = whyUnplaced(u, control, f, glob);
         if (why !== undefined) return { unknown: why };
       }
       more.push(...here);
@@ -209,7 +235,7 @@ const MAX_WANDERS = 32; // places a run of `-C`s to globs may lead to before the
  * pkg*; do cd "$d"`) leads where the glob could match, judged against the control files from the directories it
  * starts at.
  */
-function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: boolean): string | undefined {
+function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, glob: GlobOptions): string | undefined {
   if (u.again) return `\`${u.raw}\` may run again, in a loop or a function, from where it led`;
   if (!u.operand) return `\`${u.raw}\` leads to a directory known only at run time`;
   const why = `\`${u.operand.raw}\` is a directory known only at run time`;
@@ -219,7 +245,8 @@ function whyUnplaced(u: Unplaced, control: ControlFiles, f: Flavour, dotglob: bo
     const patterns = expandBraces(to)
       .flatMap((t) => leadFrom(t, u.from!, f))
       .map(f.normalize);
-    const fold = control.fold || f === WINDOWS;
+    const fold = control.fold || f === WINDOWS || glob.nocase;
+    const dotglob = glob.dotglob;
     const reaches = (glob: string[], path: string) => {
       const dir = f.normalize(path).split(/[\\/]/).filter(Boolean).slice(0, -1);
       return glob.length <= dir.length && glob.every((g, k) => matchesName(fold ? g.toLowerCase() : g, fold ? dir[k]!.toLowerCase() : dir[k]!, dotglob));

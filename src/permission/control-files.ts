@@ -39,8 +39,12 @@ export interface ControlFiles {
   workspacePackages?(dir: string): string[] | { unknown: string };
   /** why writing the absolute path `abs` writes what git runs commands from, found by what it is (fs/git-places.ts): in a git directory whatever its name, a config file git reads from the start directory, any of `from` or `abs`'s own (an included one too), the hooks directory core.hooksPath names; undefined: none; `unknown`: why it cannot be told */
   gitOwn?(abs: string, from?: readonly string[]): string | { unknown: string } | undefined;
-  /** the top of the work tree a git run in the absolute directory `dir` acts on (fs/git-places.ts workTreeTop), undefined outside a repository, or why it did not answer in time */
-  workTreeTop?(dir: string): string | undefined | { unknown: string };
+  /** the top of the work tree a git run in the absolute directory `dir` (with `gitDir`: `--git-dir`) acts on (fs/git-places.ts workTreeTop), undefined outside a repository, or why it did not answer in time */
+  workTreeTop?(dir: string, gitDir?: string): string | undefined | { unknown: string };
+  /** whether `name` could be a revision (a branch, a tag, a remote's branch, `HEAD~1`) in the repository of the absolute `dir` (fs/git-refs.ts): `git checkout NAME` then switches to it, a file of that name there or not; `unknown`: it did not answer in time */
+  gitRevision?(dir: string, name: string): boolean | { unknown: string };
+  /** whether the file at the absolute `abs` is in its repository's index but in no commit HEAD names (fs/git-staged.ts): a `git stash` or `reset --hard` takes it away; `unknown`: it did not answer in time */
+  stagedOnly?(abs: string): boolean | { unknown: string };
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
   /** the names in the absolute directory `dir`, links followed (where a loop's glob looks for what it matches); undefined when it is no directory; `unknown`: why they were not read */

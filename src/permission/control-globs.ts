@@ -94,21 +94,27 @@ export const lastComponent = (glob: string) =>
     .split(/[\\/]/)
     .pop() ?? "";
 
-/** Builtins that run code or set options from words: any word only the run knows (`shopt -s "$O"`, `eval "$x"`), or a script they read (`. ./env.sh`), could turn dotglob on. */
+/** Builtins that run code or set options from words: any word only the run knows (`shopt -s "$O"`, `eval "$x"`), or a script they read (`. ./env.sh`), could turn an option on. */
 const RUNNERS = new Set(["shopt", "eval", "source", "."]);
 /** Builtins that set the variables their words name (`declare "${x}IGNORE=1"`): a name only the run knows could be GLOBIGNORE. */
 const DECLARERS = new Set(["declare", "typeset", "export", "local", "readonly", "read", "mapfile", "readarray"]);
 const NAMED = /^[A-Za-z_][A-Za-z0-9_]*(\+?=|$)/; // a word whose variable name is written out (its value may be anything)
 
+/** How bash could match the script's globs: `dotglob` (`*` and `?` match a leading `.`), `nocase` (letters match either case). */
+export type GlobOptions = { dotglob: boolean; nocase: boolean };
+
 /**
- * Whether bash's dotglob could be on for the script's globs, so that `*` and `?` match a leading `.`:
- * a word naming it or GLOBIGNORE (which turns it on) — read after quotes go, so `shopt -s dot''glob`
- * counts (x151 #5) — a builtin that could set it from a word only the run knows or from a script
- * (`shopt -s "$O"`, `. ./env.sh`), a command only the run knows given such a word, or code no rule can see.
+ * The bash options that could make the script's globs match more: a word naming dotglob or GLOBIGNORE
+ * (which turns it on), or nocaseglob (`CONFIG.TOM?` matches config.toml, x157 #1; nocasematch too, to
+ * be safe) — read after quotes go, so `shopt -s dot''glob` counts (x151 #5) — and both for a builtin
+ * that could set them from a word only the run knows or from a script (`shopt -s "$O"`, `. ./env.sh`),
+ * a command only the run knows given such a word, or code no rule can see. Every glob check reads
+ * this one helper.
  */
-export function dotglobOn(segments: Segment[]): boolean {
-  return segments.some((s) => {
-    if (s.opaque !== undefined || [...s.assigns, ...s.words].some((w) => /dotglob|GLOBIGNORE/i.test(w.text))) return true;
+export function globOptions(segments: Segment[]): GlobOptions {
+  const naming = (re: RegExp) => segments.some((s) => [...s.assigns, ...s.words].some((w) => re.test(w.text)));
+  const anything = segments.some((s) => {
+    if (s.opaque !== undefined) return true;
     const [first, ...args] = s.words;
     if (!first) return false;
     if (!fixed(first)) return args.some((w) => !fixed(w));
@@ -118,7 +124,11 @@ export function dotglobOn(segments: Segment[]): boolean {
     const named = first.text === "printf" ? args.filter((_, k) => args[k - 1]?.text === "-v") : DECLARERS.has(first.text) ? args : [];
     return named.some((w) => !fixed(w) && !NAMED.test(w.raw));
   });
+  return { dotglob: anything || naming(/dotglob|GLOBIGNORE/i), nocase: anything || naming(/nocase(glob|match)/i) };
 }
+
+/** Whether bash's dotglob could be on for the script's globs (globOptions). */
+export const dotglobOn = (segments: Segment[]) => globOptions(segments).dotglob;
 
 const MAX_MATCHES = 256; // paths a loop's glob may match before the checker stops following them
 

@@ -311,14 +311,25 @@ export function stages(words: Word[]): Word[] | "all" | undefined {
   return unsure || given.has("pathspec-from-file") || !operands.length || operands.some((w) => !decided(w) || reachesOut(w.text)) ? "all" : operands;
 }
 
-/** Whether git's words take staged files out of the work tree: `git stash` (push, without pathspecs limiting it) and `git reset --hard`/`--merge`/`--keep` remove a file staged but never committed. */
+/**
+ * Whether git's words may take a file staged but in no commit out of the work tree (x157 #3): `git
+ * stash` (push or save, without pathspecs limiting it), `reset --hard`/`--merge`/`--keep`, `checkout`
+ * and `switch` with `-f`/`--discard-changes`/`--no-overlay`, `restore` of the index too or from a
+ * commit, `read-tree -u`. A plain `checkout BRANCH` carries a staged file over.
+ */
 export function dropsStaged(words: Word[]): boolean {
   const read = readGit(words);
   if (read?.sub === undefined) return false;
   const sub = words[read.sub]!.text;
   if (sub === "reset") return true; // treeChange says "writes" only for --hard, --merge, --keep (or an option it cannot read)
   const next = words[read.sub + 1];
-  return sub === "stash" && (!next || next.text === "push" || next.text.startsWith("-"));
+  if (sub === "stash") return !next || next.text === "push" || next.text === "save" || next.text.startsWith("-");
+  if (!["checkout", "switch", "restore", "read-tree"].includes(sub)) return false;
+  const { given, unsure } = gitArguments(words, read.sub + 1, [sub]);
+  const has = (...names: string[]) => names.some((n) => given.has(n));
+  if (sub === "restore") return unsure || has("staged", "S", "source", "s");
+  if (sub === "read-tree") return has("u");
+  return unsure || has("force", "f", "discard-changes", "no-overlay");
 }
 
 /** Subcommands that write only the paths their pathspecs name, below the directory git runs in when none reaches out (`..`, absolute, `:/`). */

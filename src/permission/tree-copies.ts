@@ -8,7 +8,7 @@
 // control file or be above one, but for the project a user works in (the start directory and those
 // above it up to the project root, holding none but the project's), where `tar -x` runs too. Pure.
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, projectFile, WINDOWS } from "./control-files.ts";
-import { lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, globOptions, lastComponent, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -50,34 +50,68 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     !(home !== undefined && (fold(d) === fold(home) || within(home, d))) &&
     controls.every((c) => !within(c, d) || projectFile(c));
   const dirs = directories(segments, control, f);
-  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw));
+  // `?config` matches `.config` under dotglob, however `shopt` is spelled (control-globs.ts); names are matched in either case
+  const { dotglob, nocase } = globOptions(segments);
   for (const seg of segments) {
     const copy = copyOperands(seg);
     if (!copy || seg.elsewhere) continue;
-    const text = decided(copy.into) ? expand(copy.into, control.home) : undefined;
-    if (text === undefined) continue; // a destination only the run knows: as `cp "$src" "$dst"`, a limit
-    const abs = f.absolute(text);
-    if (abs === undefined && !dirs) return { command: seg.raw, unknown: "it copies into a directory relative to one known only at run time" };
-    for (const into of abs !== undefined ? [f.normalize(abs)] : (dirs ?? []).map((d) => f.normalize(f.join(d, text)))) {
-      if (project(into)) continue;
-      const state = control.fileState?.(into);
-      for (const from of copy.from) {
-        // where the source's own folder goes: into the destination (`SRC/.`, rsync's `SRC/`, `-T`, a destination not there yet), or below it by its name
-        const merges = copy.merge || /(^|[\\/])\.{1,2}[\\/]?$/.test(from.raw) || (copy.rsync && /[\\/]$/.test(from.raw));
-        const landsIn = merges || state === "none" ? [into] : state === undefined ? [into, ""] : [""];
-        for (const at of landsIn) {
-          const file = at ? controls.find((c) => within(c, at)) : below(into, from);
-          const name = lastComponent((decided(from) ? from.text : from.raw.replace(/["']/g, "")).replace(/[\\/]+$/, ""));
-          if (file !== undefined) return { command: seg.raw, into: at || `${into.replace(/[\\/]$/, "")}${sep}${name}`, file };
+    const written = destinations(copy.into);
+    if (written === undefined) continue; // a destination only the run knows: as `cp "$src" "$dst"`, a limit
+    if (typeof written === "string") return { command: seg.raw, unknown: written };
+    for (const as of written) {
+      // a link on the way (`st` → ~/.local/state, made by an earlier call) leads the copy where it points: judged there too
+      const real = control.realDir?.(as);
+      if (typeof real === "object") return { command: seg.raw, unknown: real.unknown };
+      for (const into of new Set([as, ...(real !== undefined ? [f.normalize(real)] : [])])) {
+        if (project(into)) continue;
+        const state = control.fileState?.(into);
+        for (const from of copy.from) {
+          // a remote source (`server:hey`) lands by its name on the remote side
+          const source = unhosted(decided(from) ? from.text : runtimeGlob(from.raw));
+          // `cp --parents`, `rsync -R`: the source's whole relative path (after rsync's `/./`) below the destination; a glob or run-time part: anywhere below it
+          if (copy.parents) {
+            const rel = source.includes("/./") ? source.slice(source.indexOf("/./") + 3) : source.replace(/^[\\/]+/, "");
+            const at = decided(from) ? f.normalize(f.join(into, rel)) : into;
+            const file = controls.find((c) => fold(c) === fold(at) || within(c, at));
+            if (file !== undefined) return { command: seg.raw, into: at, file };
+            continue;
+          }
+          // where the source's own folder goes: into the destination (`SRC/.`, rsync's `SRC/`, `-T`, a destination not there yet), or below it by its name
+          const merges = copy.merge || /(^|[\\/])\.{1,2}[\\/]?$/.test(from.raw) || (copy.rsync && /[\\/]$/.test(from.raw));
+          const landsIn = merges || state === "none" ? [into] : state === undefined ? [into, ""] : [""];
+          for (const at of landsIn) {
+            const file = at ? controls.find((c) => within(c, at)) : below(into, from, source);
+            const name = lastComponent(source.replace(/\0/g, "*").replace(/[\\/]+$/, ""));
+            if (file !== undefined) return { command: seg.raw, into: at || `${into.replace(/[\\/]$/, "")}${sep}${name}`, file };
+          }
         }
       }
     }
   }
   return undefined;
 
-  /** The first control file below `into` in a folder the source's last name could be. */
-  function below(into: string, from: Word): string | undefined {
-    const name = lastComponent(decided(from) ? from.text.replace(/[\\/]+$/, "") : runtimeGlob(from.raw).replace(/[\\/]+$/, ""));
+  /**
+   * The directories a destination could be: the one it names, or (a glob: `~/.LOCAL/STAT?/` under
+   * nocaseglob) each directory above a control file it could match; undefined when only the run knows
+   * it; a string: why it cannot be placed (relative to a directory only the run knows).
+   */
+  function destinations(w: Word): string[] | string | undefined {
+    const glob = w.glob && !w.unknown && !w.anyValue;
+    if (!decided(w) && !glob) return undefined;
+    const text = expand(w, control.home) ?? (glob ? w.text : undefined);
+    if (text === undefined) return undefined;
+    const abs = f.absolute(text);
+    if (abs === undefined && !dirs) return "it copies into a directory relative to one known only at run time";
+    const written = abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text));
+    if (!glob) return written.map(f.normalize);
+    const above = [...new Set(controls.flatMap((c) => ancestorsOf(c, sep)))];
+    const opts = { dotglob, fold: f === WINDOWS || nocase || !!control.fold };
+    return above.filter((a) => written.flatMap(expandBraces).some((p) => matchesPath(f.normalize(p), a, false, opts)));
+  }
+
+  /** The first control file below `into` in a folder the source's last name (`source`: its text, run-time parts as \0) could be. */
+  function below(into: string, from: Word, source: string): string | undefined {
+    const name = lastComponent(source.replace(/[\\/]+$/, ""));
     return controls.find((c) => {
       if (!within(c, into)) return false;
       const child = c.slice(into.replace(/[\\/]$/, "").length + 1).split(/[\\/]/)[0]!;
@@ -86,8 +120,17 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
   }
 }
 
+/** A source's path without a remote host (`server:hey`, `user@host:/srv/hey`); a Windows drive (`C:\x`) stays. */
+const unhosted = (text: string) => (/^[A-Za-z]:[\\/]/.test(text) ? text : text.replace(/^[^/\\]*[^/\\:]:/, ""));
+
+/** The directories above a file, nearest last, without the root. */
+function ancestorsOf(file: string, sep: string): string[] {
+  const parts = file.split(/[\\/]/);
+  return parts.slice(1, -1).map((_, k) => parts.slice(0, k + 2).join(sep));
+}
+
 /** A recursive copy's sources and destination (`-t DIR` or the last operand), and whether its sources merge into it (`cp -T`); undefined for no copy of a tree. */
-function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean; rsync: boolean } | undefined {
+function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean; rsync: boolean; parents: boolean } | undefined {
   const first = seg.words[0];
   if (!first || !decided(first)) return undefined;
   const name = program(first.text);
@@ -98,6 +141,7 @@ function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean;
   // rsync copies a tree with -a or -r, yet skips one without: taken as a tree; macOS's ditto copies a folder's contents into the destination
   let recursive = name === "rsync" || name === "ditto";
   let merge = name === "ditto";
+  let parents = false; // cp --parents, rsync -R/--relative: the source's path is kept below the destination
   const words = seg.words;
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
@@ -112,12 +156,15 @@ function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean;
       if (/^(recursive|archive)$/.test(long)) recursive = true;
       if (long === "no-target-directory") merge = true;
       if (long === "keepParent") merge = false;
+      if ((name === "cp" && long === "parents") || (name === "rsync" && long === "relative")) parents = true;
+      if (name === "rsync" && long === "no-relative") parents = false;
       const value = eq >= 0 ? { ...w, text: t.slice(eq + 1), raw: t.slice(eq + 1) } : values.long.includes(long) ? words[++k] : undefined;
       if (long === "target-directory" && value) target = value;
     } else {
       for (let j = 1; j < t.length; j++) {
         if ((name === "cp" && "rRa".includes(t[j]!)) || (name === "scp" && t[j] === "r")) recursive = true;
         if (t[j] === "T" && name === "cp") merge = true;
+        if (t[j] === "R" && name === "rsync") parents = true;
         if (values.short.includes(t[j]!)) {
           const value = j + 1 < t.length ? { ...w, text: t.slice(j + 1), raw: t.slice(j + 1) } : words[++k];
           if (t[j] === "t" && name === "cp" && value) target = value;
@@ -131,5 +178,5 @@ function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean;
   const local = (w: Word) => !/^[^/\\]*[^/\\:]:/.test(w.text) || /^[A-Za-z]:[\\/]/.test(w.text);
   const into = target ?? operands.pop();
   if (!into || !local(into) || !operands.length) return undefined;
-  return { from: operands, into, merge, rsync: name === "rsync" };
+  return { from: operands, into, merge, rsync: name === "rsync", parents };
 }

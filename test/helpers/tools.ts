@@ -18,6 +18,7 @@ export const APT_PACKAGE: Record<string, string> = {
   wget: "wget",
   unzip: "unzip",
   cargo: "cargo",
+  cp: "coreutils",
 };
 
 /** "name — needs X (apt-get install Y)" lines of the tests skipped so far, for the summary. */

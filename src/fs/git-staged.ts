@@ -1,0 +1,63 @@
+// A file staged but held by no commit HEAD names (x157 #3): `git add -A` stages an untracked
+// `.hey/config.toml`, and a `git stash`, `reset --hard` or `checkout -f BRANCH` in the next call takes
+// it out of the work tree, lifting the project's deny list. Whether the index lists it is read from the
+// index's bytes within the disk-read deadline (git's `ls-files` for a large one); whether HEAD holds it
+// is asked of git (`ls-tree`, which reads objects only: no hook, no fsmonitor, no work tree), only for
+// a file the index lists.
+import { dirname, join, relative, sep } from "node:path";
+import { boundedHead, boundedList, DEADLINE_MS, Hung } from "./bounded-reads.ts";
+import { gitDirs } from "./git-config-files.ts";
+import { indexHolds } from "./git-index-links.ts";
+import { workTreeTop } from "./git-places.ts";
+
+type Env = Record<string, string | undefined>;
+
+// an index read within the deadline, at most as large as a config file (some 10,000 files; the reads' thread
+// keeps a buffer this large); of a larger one git itself says whether it lists the file
+const MAX_INDEX_BYTES = 1 << 20;
+
+/** Whether the file at the absolute `abs` is in its repository's index but not in HEAD's tree (or there is no HEAD yet); true where that cannot be told; throws Hung. */
+export function stagedOnly(abs: string, env: Env): boolean {
+  const top = workTreeTop(dirname(abs), env);
+  const [gitDir] = top === undefined ? [] : gitDirs(dirname(abs), env);
+  if (top === undefined || gitDir === undefined) return false;
+  const rel = relative(top, abs).split(sep).join("/");
+  if (!rel || rel.startsWith("../")) return false;
+  let listed: boolean | undefined;
+  try {
+    const { bytes, size } = boundedHead(join(gitDir, "index"), MAX_INDEX_BYTES);
+    listed = size > bytes.length ? undefined : indexHolds(bytes, rel);
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return false; // no index: nothing is staged
+    listed = undefined;
+  }
+  // core.splitIndex keeps entries in a shared index too
+  if (listed === false && !boundedList(gitDir).some((n) => n.startsWith("sharedindex."))) return false;
+  const ask = (args: string[]) => names(args, { top, gitDir, env });
+  // a large index: git lists it, its fsmonitor (a command the repository's config may name) off
+  if (listed === undefined) {
+    const index = ask(["-c", "core.fsmonitor=false", "ls-files", "-z", "--", rel]);
+    if (index !== undefined && !index.includes(rel)) return false;
+  }
+  const head = ask(["ls-tree", "-z", "--name-only", "HEAD", "--", rel]);
+  // no commit yet, or no answer in time: it may be in none
+  return head === undefined || !head.includes(rel);
+}
+
+/** The NUL-separated names git prints for `args` in the repository, or undefined where it failed or did not answer within the deadline. */
+function names(args: string[], at: { top: string; gitDir: string; env: Env }): string[] | undefined {
+  try {
+    const git = Bun.spawnSync(["git", ...args], {
+      cwd: at.top,
+      env: { ...at.env, GIT_DIR: at.gitDir, GIT_WORK_TREE: at.top },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      timeout: DEADLINE_MS,
+    });
+    return git.exitCode === 0 ? git.stdout.toString().split("\0") : undefined;
+  } catch {
+    return undefined; // git could not start
+  }
+}
