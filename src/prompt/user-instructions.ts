@@ -33,8 +33,8 @@ export const userAgentsFiles = (at: UserPlaces): string[] => [join(at.configDir,
 export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
   const out: UserInstruction[] = [];
   for (const path of userAgentsFiles(at)) {
-    const hash = isFile(path) ? instructionHash(path, at) : undefined;
-    if (hash) out.push({ path, kind: "AGENTS.md", hash });
+    const read = isFile(path) ? readHashed(path, at) : undefined;
+    if (read) out.push({ path, kind: "AGENTS.md", ...read });
   }
   for (const { dir } of skillFolders({ ...at, root: at.home, project: false })) {
     let names: string[];
@@ -47,11 +47,22 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
       if (name.startsWith(".")) continue;
       const path = join(dir, name);
       const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
-      const hash = file && instructionHash(file, at);
-      if (file && hash) out.push({ path: file, kind: "skill", hash });
+      const read = file && readHashed(file, at);
+      if (file && read) out.push({ path: file, kind: "skill", ...read });
     }
   }
   return out;
+}
+
+/** The bytes of `path` and their hash (hashOfRead), or undefined when it cannot be read. */
+function readHashed(path: string, at: UserPlaces): { hash: string; bytes: Uint8Array } | undefined {
+  try {
+    const bytes = readFileSync(path);
+    const hash = hashOfRead(path, bytes, at);
+    return hash === undefined ? undefined : { hash, bytes };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -75,8 +86,17 @@ const skillFolderOf = (path: string, at: UserPlaces) =>
  */
 export function instructionHash(path: string, at?: UserPlaces): string | undefined {
   try {
-    const own = hashOf(readFileSync(path));
-    const folder = at && skillFolderOf(path, at);
+    return hashOfRead(path, readFileSync(path), at);
+  } catch {
+    return undefined;
+  }
+}
+
+/** instructionHash of `bytes`, read once from `path`: what loads or is shown is what was hashed. Undefined when a folder skill's folder cannot be listed. */
+export function hashOfRead(path: string, bytes: Uint8Array, at?: UserPlaces): string | undefined {
+  const own = hashOf(bytes);
+  const folder = at && skillFolderOf(path, at);
+  try {
     // the SKILL.md's own hash after the folder's: what its kept copy is checked against (trust/instruction-copies.ts)
     return folder ? `${skillDigest(folder)}.${own}` : own;
   } catch {

@@ -20,7 +20,8 @@ import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
-export { decideInstructions, notingWrites } from "./instructions.ts"; // the start's question beside decideWidenings
+export { decideInstructions, guardingInstructions } from "./instructions.ts"; // the start's question beside decideWidenings
+export { copiesDir } from "./instruction-copies.ts"; // guarded while a list is set (wire.ts)
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState extends InstructionState {
@@ -146,7 +147,7 @@ export async function recordApprovals(
     hashes !== undefined && (before.instructions === undefined || Object.entries(hashes).some(([path, hash]) => before.instructions![path] !== hash));
   const changed = first || state.lost || newHashes || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) {
-    if (hashes && !keptBefore(state.file)) keepCopies(state.file, hashes); // a record from before hey kept copies
+    if (hashes && !keptBefore(state.file)) keepCopies(state.file, hashes, state.texts); // a record from before hey kept copies
     return before;
   }
   // after a removed record, only the answers given at hey's question in this run (trust/store.ts keepWhileLost): trust.json's others are unconfirmed
@@ -165,7 +166,7 @@ export async function recordApprovals(
     );
   try {
     const next = await updateApprovals(state.file, update);
-    if (next.instructions) keepCopies(state.file, hashes ?? {}); // what the question diffs against next time, and the mark that hashes were kept
+    if (next.instructions) keepCopies(state.file, hashes ?? {}, state.texts); // what the question diffs against next time, and the mark that hashes were kept
     const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;

@@ -14,6 +14,8 @@ export interface UserInstruction {
   kind: "AGENTS.md" | "skill";
   /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (prompt/user-instructions.ts instructionHash) */
   hash: string;
+  /** the bytes that were hashed (of a folder skill, its SKILL.md's): what the question shows and the copy keeps */
+  bytes?: Uint8Array;
 }
 
 /** A file that waits for the user's yes: never approved (`new`), or changed since; `shown`: what the question shows of it (instructionChange). */
