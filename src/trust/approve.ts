@@ -13,7 +13,7 @@ import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, read
 import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
 import type { InstructionState } from "./instructions.ts";
-import { keepCopies, keptBefore } from "./instruction-copies.ts";
+import { copiesDir, keepCopies, keptBefore } from "./instruction-copies.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
@@ -21,7 +21,6 @@ import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 export { decideInstructions, guardingInstructions } from "./instructions.ts"; // the start's question beside decideWidenings
-export { copiesDir } from "./instruction-copies.ts"; // guarded while a list is set (wire.ts)
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState extends InstructionState {
@@ -284,3 +283,6 @@ export function keepApproved(config: LoadedConfig, current: Settings): LoadedCon
   const settings = { ...config.settings, mcp: { ...config.settings.mcp, servers: [...config.settings.mcp.servers, ...back] } };
   return { ...config, settings };
 }
+
+/** hey's folders the agent may not write in while a list is set (config/control-context.ts): its cache, and the copies of the user's approved instruction files. */
+export const guardedDirs = (here: { cacheDir: string; approvalsFile: string }) => ({ cacheDir: here.cacheDir, copiesDir: copiesDir(here.approvalsFile) });
