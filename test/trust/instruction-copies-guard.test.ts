@@ -4,12 +4,11 @@
 // the record into "everything approved". A yes keeps a copy of the very bytes the question showed.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { formatApprovals, parseApprovals } from "../../src/config/approvals.ts";
 import { places } from "../../src/fs/places.ts";
 import { hashOf } from "../../src/prompt/user-instructions.ts";
-import { guardedDirs } from "../../src/trust/approve.ts";
-import { copiesDir, keepCopies, readCopy } from "../../src/trust/instruction-copies.ts";
+import { keepCopies, readCopy } from "../../src/trust/instruction-copies.ts";
 import { approvedBefore, decideInstructions, type InstructionState } from "../../src/trust/instructions.ts";
 import type { Settings } from "../../src/config/settings.ts";
 import { permissionCheck } from "../../src/wire.ts";
@@ -21,6 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
+/** where hey keeps the copies: `instructions/` beside the record */
+const copiesDir = (file: string) => join(dirname(file), "instructions");
 const record = () => join(dir.path, "state", "hey", "approvals.json");
 
 test("a link planted in the copies folder, at the copy's temp name or its own, is never written through: the file it points at stays", () => {
@@ -66,7 +67,7 @@ test("while a list is set the agent may not write, link or delete in the copies 
   const home = dir.path;
   const here = places({}, home, home, "linux");
   mkdirSync(copiesDir(here.approvalsFile), { recursive: true });
-  const place = { cwd: home, home, controls: [here.userConfig, here.approvalsFile], ...guardedDirs(here) };
+  const place = { cwd: home, home, controls: [here.userConfig, here.approvalsFile], cacheDir: here.cacheDir, copiesDir: copiesDir(here.approvalsFile) };
   const check = permissionCheck({ allow: ["bash", "read_file", "write_file", "edit", "grep"], deny: [], narrow: [] }, "sh", place);
   const copy = join(copiesDir(here.approvalsFile), "0123abcd.tmp");
   expect(check("write_file", { path: copy, content: "x" })).toContain("hey's copies of your approved instruction files");
