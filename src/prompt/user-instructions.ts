@@ -17,10 +17,16 @@ export interface UserPlaces extends PeerDirs {
   home: string;
 }
 
-/** A folder skill's files hashed at most: a skill is a few files; a folder past this is hashed by its first files and its count. */
-const SKILL_FILES_MAX = 200;
-/** A folder skill's bytes hashed at most; past it a file counts by its size and modification time. */
-const SKILL_BYTES_MAX = 8 * 1024 * 1024;
+/** A folder skill's files hashed at most: a skill is a few files; past this hey cannot check it (UNCHECKED). */
+export const SKILL_FILES_MAX = 200;
+/** A folder skill's bytes hashed at most; past it, as past SKILL_FILES_MAX. */
+export const SKILL_BYTES_MAX = 8 * 1024 * 1024;
+/**
+ * The start of the digest of a folder skill too big to hash (node_modules, a .venv, fonts): a new
+ * one each time, so it never matches what was approved and waits for a yes at every start — a
+ * file past the bound could be rewritten unseen, and a size and time can be put back.
+ */
+export const UNCHECKED = "unchecked-";
 
 /** The places of the user's AGENTS.md, in the order the prompt tries them (prompt/agents-md.ts agentsPlaces). */
 export const userAgentsFiles = (at: UserPlaces): string[] => [join(at.configDir, "AGENTS.md"), ...userPeerFiles(at)];
@@ -106,21 +112,22 @@ export function hashOfRead(path: string, bytes: Uint8Array, at?: UserPlaces): st
 
 /**
  * One hash for every regular file below `dir` (links followed, `.git` skipped): each file's path
- * within it and its bytes, in name order, bounded by SKILL_FILES_MAX and SKILL_BYTES_MAX.
+ * within it and its bytes, in name order; past SKILL_FILES_MAX or SKILL_BYTES_MAX one that matches nothing (UNCHECKED).
  * Throws when `dir` cannot be listed.
  */
 export function skillDigest(dir: string): string {
   const hasher = new Bun.CryptoHasher("sha256");
   const files = filesBelow(dir);
+  const unchecked = () => `${UNCHECKED}${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`;
+  if (files.length > SKILL_FILES_MAX) return unchecked();
   let bytes = 0;
-  for (const file of files.slice(0, SKILL_FILES_MAX)) {
+  for (const file of files) {
     hasher.update(`${relative(dir, file)}\0`);
     const size = statSync(file).size;
-    if (bytes + size > SKILL_BYTES_MAX) hasher.update(`${size} ${statSync(file).mtimeMs}\0`);
-    else hasher.update(readBounded(file, size));
     bytes += size;
+    if (bytes > SKILL_BYTES_MAX) return unchecked();
+    hasher.update(readBounded(file, size));
   }
-  if (files.length > SKILL_FILES_MAX) hasher.update(`+${files.length - SKILL_FILES_MAX}`);
   return hasher.digest("hex").slice(0, 32);
 }
 

@@ -8,10 +8,19 @@ import { basename, dirname, join } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { hashOfRead, instructionHash, isUserInstruction, userInstructionFiles, type UserPlaces } from "../prompt/user-instructions.ts";
+import {
+  hashOfRead,
+  instructionHash,
+  SKILL_BYTES_MAX,
+  SKILL_FILES_MAX,
+  UNCHECKED,
+  isUserInstruction,
+  userInstructionFiles,
+  type UserPlaces,
+} from "../prompt/user-instructions.ts";
 import { readFileSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
-import { COPY_MAX_BYTES, copyBytes, keptBefore, readCopy } from "./instruction-copies.ts";
+import { COPY_MAX_BYTES, copyBytes, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
   adoptedInstructionsNotice,
   approvedHashes,
@@ -84,8 +93,14 @@ export async function decideInstructions(
     if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const change = (f: PendingInstruction) =>
-    instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md");
+  const change = (f: PendingInstruction) => [
+    ...(f.hash.startsWith(UNCHECKED)
+      ? [
+          `(its folder holds over ${SKILL_FILES_MAX} files or ${SKILL_BYTES_MAX / 1024 / 1024} MB: hey cannot check what changed in it, so it asks at every start)`,
+        ]
+      : []),
+    ...instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md"),
+  ];
   const shown = pending.map((f) => ({ ...f, shown: change(f) }));
   const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
@@ -130,7 +145,9 @@ export function loadable(state: LoadState, path: string, at: UserPlaces): Loadab
   }
   const hash = hashOfRead(path, bytes, at);
   const approved = state.instructions[path];
-  if (hash !== undefined && (hash === approved || state.wrote?.[path]?.includes(hash))) return { bytes };
+  // a folder too big to hash, approved as such at the start: its SKILL.md is what is checked
+  const unchecked = hash?.startsWith(UNCHECKED) && approved?.startsWith(UNCHECKED) && ownHash(hash) === ownHash(approved);
+  if (hash !== undefined && (hash === approved || unchecked || state.wrote?.[path]?.includes(hash))) return { bytes };
   const copy = state.file === undefined ? undefined : copyBytes(state.file, path, approved);
   return copy ? { bytes: copy, kept: true } : { held: true };
 }
