@@ -120,16 +120,26 @@ export function skillDigest(dir: string): string {
   const files = filesBelow(dir);
   const unchecked = () => `${UNCHECKED}${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`;
   if (files.length > SKILL_FILES_MAX) return unchecked();
+  const stats = files.map((file) => statSync(file, { bigint: true }));
+  // any write to a file moves its change time, which no one but root can set back (`touch -r` sets the modification time)
+  const stamp = stats.map((st) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`).join("\n") + files.join("\0");
+  const known = digests.get(dir);
+  if (known?.stamp === stamp) return known.digest;
   let bytes = 0;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     hasher.update(`${relative(dir, file)}\0`);
-    const size = statSync(file).size;
+    const size = Number(stats[i]!.size);
     bytes += size;
     if (bytes > SKILL_BYTES_MAX) return unchecked();
     hasher.update(readBounded(file, size));
   }
-  return hasher.digest("hex").slice(0, 32);
+  const digest = hasher.digest("hex").slice(0, 32);
+  digests.set(dir, { stamp, digest });
+  return digest;
 }
+
+/** Each folder skill's digest with the files' identities and times it was taken at: read again only when one changed (a start hashes each folder once, not at every weighing). */
+const digests = new Map<string, { stamp: string; digest: string }>();
 
 /** The regular files below `dir`, sorted; stops looking past SKILL_FILES_MAX + 1 (the count past the cap is still told apart). */
 function filesBelow(dir: string): string[] {
