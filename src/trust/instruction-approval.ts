@@ -79,7 +79,7 @@ export function instructionChange(was: "new" | "changed", now: string, approved:
       const other = part.added ? parts[i - 1] : part.removed ? parts[i + 1] : undefined;
       const pair = other && (part.added ? other.removed : other.added) ? splitLines(other.value) : [];
       if (part.added || part.removed)
-        these.forEach((l, j) => changed.push({ line: `${part.added ? "+" : "-"} ${fromDifference(l, pair[j])}`, at: at + (part.added ? j : 0) }));
+        for (const [j, l] of these.entries()) changed.push({ line: `${part.added ? "+" : "-"} ${fromDifference(l, pair[j])}`, at: at + (part.added ? j : 0) });
       if (!part.removed) at += these.length;
     });
     if (changed.length === 0)

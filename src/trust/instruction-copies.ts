@@ -7,7 +7,7 @@
 // in it — never through one, each copy a fresh file renamed into place, in a folder that is the
 // user's own and no link. Whether the record once held the files' hashes is marked in the record
 // (config/approvals.ts), not by this folder: the agent could once delete it.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hashOf } from "../prompt/user-instructions.ts";
 
