@@ -110,18 +110,26 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path, opts);
   /** the user's files loaded as approved in place of their text now (loadable `kept`), since the last look: said, one line each */
   let kept: string[] = [];
+  /** the user's files approved at the start, changed since, with no copy of what was approved: left out, said once */
+  let dropped: string[] = [];
   const weigh = (path: string) => {
     const now = opts.approvals && loadable(opts.approvals, path, opts);
     if (now && "bytes" in now && now.kept) kept.push(path);
+    if (now && "held" in now && now.changed) dropped.push(path);
     return now;
   };
+  const heldNow = (path: string) => ((now) => now !== undefined && "held" in now)(weigh(path));
   const gate = (path: string) => ((now) => (now === undefined ? undefined : "held" in now ? ("held" as const) : now.bytes))(weigh(path));
   const saidKept = new Set<string>(); // said once a run: it stays so until the next start
   const keptLines = () => {
-    const fresh = [...new Set(kept)].filter((path) => !saidKept.has(path));
-    kept = [];
-    for (const path of fresh) saidKept.add(path);
-    return fresh.map((path) => `${mine(path)} ${KEPT_AS_APPROVED}`);
+    const said = (paths: string[], why: string) => {
+      const fresh = [...new Set(paths)].filter((path) => !saidKept.has(path));
+      for (const path of fresh) saidKept.add(path);
+      return fresh.map((path) => `${mine(path)} ${why}`);
+    };
+    const lines = [...said(kept, KEPT_AS_APPROVED), ...said(dropped, LEFT_OUT_CHANGED)];
+    [kept, dropped] = [[], []];
+    return lines;
   };
   const load = (trusted: boolean) => loadSkills(folders(trusted), gate);
   const shown = (path: string) => shownPath(path, cwd, opts.home);
@@ -159,7 +167,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const [user, ...project] = agentsPlaces(cwd, configDir, opts); // a `git init` since the start moves the root
     // a held AGENTS.md of yours gives way to the next you approved; one changed while it is read is left out (readHeadText's text is then dropped)
-    const places = [{ ...user!, names: user!.names.filter((name) => !held(isAbsolute(name) ? name : join(user!.dir, name))) }, ...project];
+    const places = [{ ...user!, names: user!.names.filter((name) => !heldNow(isAbsolute(name) ? name : join(user!.dir, name))) }, ...project];
     const gated = (path: string, max: number) =>
       ((now) => (now === undefined ? readHeadText(path, max) : "held" in now ? NOTHING : headOf(now.bytes, max)))(weigh(path));
     const read = readAgentsFiles(places, { outside: opts.importsOutside(), read: gated });
@@ -302,6 +310,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: string; redact(text: string): string }): ListedSkill[] {
   return skills.map((s) => ({ ...s, description: at.redact(s.description), path: shownPath(s.path, at.cwd, at.home) }));
 }
+
+/** What is said of one of the user's files changed since the start with no copy of what was approved: left out. */
+export const LEFT_OUT_CHANGED = "changed since the start and hey has no copy of what you approved: left out; the next start asks about it";
 
 /** What is said of one of the user's files changed since the start, loaded as approved (trust/instructions.ts loadable). */
 export const KEPT_AS_APPROVED = "changed since the start: kept as you approved it; the next start asks about the new text";

@@ -9,6 +9,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import {
+  hashOf,
   hashOfRead,
   instructionHash,
   SKILL_BYTES_MAX,
@@ -119,10 +120,10 @@ export async function decideInstructions(
 }
 
 /** What of the user's instruction file `path` loads now (loadable): bytes read once and hashed, the approved copy in place of a changed file (`kept`), or none (`held`). */
-export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true };
+export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean };
 
 /** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */
-export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote"> & { file?: string };
+export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts"> & { file?: string };
 
 /**
  * What of the file at `path` may load now, or undefined when it is not weighed (no permission list
@@ -148,8 +149,12 @@ export function loadable(state: LoadState, path: string, at: UserPlaces): Loadab
   // a folder too big to hash, approved as such at the start: its SKILL.md is what is checked
   const unchecked = hash?.startsWith(UNCHECKED) && approved?.startsWith(UNCHECKED) && ownHash(hash) === ownHash(approved);
   if (hash !== undefined && (hash === approved || unchecked || state.wrote?.[path]?.includes(hash))) return { bytes };
-  const copy = state.file === undefined ? undefined : copyBytes(state.file, path, approved);
-  return copy ? { bytes: copy, kept: true } : { held: true };
+  // the bytes the start read and hashed serve until the record's write has kept them (approve.ts)
+  const read = state.texts?.[path];
+  const copy =
+    (state.file === undefined ? undefined : copyBytes(state.file, path, approved)) ??
+    (read && approved && hashOf(read) === ownHash(approved) ? read : undefined);
+  return copy ? { bytes: copy, kept: true } : { held: true, changed: approved !== undefined };
 }
 
 /** Whether the file at `path` stays out of the prompt now (loadable: held). */
