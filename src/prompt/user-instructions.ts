@@ -126,20 +126,29 @@ export function skillDigest(dir: string): string {
   const known = digests.get(dir);
   if (known?.stamp === stamp) return known.digest;
   let bytes = 0;
+  const each: Record<string, string> = {};
   for (const [i, file] of files.entries()) {
     hasher.update(`${relative(dir, file)}\0`);
     const size = Number(stats[i]!.size);
     bytes += size;
     if (bytes > SKILL_BYTES_MAX) return unchecked();
-    hasher.update(readBounded(file, size));
+    const read = readBounded(file, size);
+    hasher.update(read);
+    each[relative(dir, file)] = Bun.hash(read).toString(16); // to name the files changed in the question, not to approve: a fast hash
   }
   const digest = hasher.digest("hex").slice(0, 32);
-  digests.set(dir, { stamp, digest });
+  digests.set(dir, { stamp, digest, each });
   return digest;
 }
 
 /** Each folder skill's digest with the files' identities and times it was taken at: read again only when one changed (a start hashes each folder once, not at every weighing). */
-const digests = new Map<string, { stamp: string; digest: string }>();
+const digests = new Map<string, { stamp: string; digest: string; each: Record<string, string> }>();
+
+/** The hash of each file (path within the folder → hash) of the folder skill whose SKILL.md is `path`, as its last digest with `digest` read them; undefined when none did. */
+export function folderFiles(path: string, digest: string): Record<string, string> | undefined {
+  const known = digests.get(dirname(path));
+  return known?.digest === digest ? known.each : undefined;
+}
 
 /** The regular files below `dir`, sorted; stops looking past SKILL_FILES_MAX + 1 (the count past the cap is still told apart). */
 function filesBelow(dir: string): string[] {

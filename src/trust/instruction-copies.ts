@@ -9,7 +9,7 @@
 // (config/approvals.ts), not by this folder: the agent could once delete it.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { hashOf } from "../prompt/user-instructions.ts";
+import { folderFiles, hashOf } from "../prompt/user-instructions.ts";
 
 /** A copy is kept of a file up to this size: an instruction file is a page or two; past it the question shows the file as it is now. */
 export const COPY_MAX_BYTES = 256 * 1024;
@@ -50,6 +50,9 @@ export function keepCopies(file: string, paths: Readonly<Record<string, string>>
       const bytes = texts[path] ?? readNoLink(path, false);
       if (bytes === undefined || bytes.length > COPY_MAX_BYTES || hashOf(bytes) !== ownHash(hash)) continue;
       writeFresh(copyOf(file, path), bytes);
+      // a folder skill's files as approved, to name in the question those changed since (folderChanges)
+      const each = hash.includes(".") ? folderFiles(path, folderHash(hash)) : undefined;
+      if (each) writeFresh(`${copyOf(file, path)}.files`, Buffer.from(JSON.stringify({ digest: folderHash(hash), each })));
     } catch {
       // gone since, unreadable: the question says it has no copy
     }
@@ -107,3 +110,28 @@ export function copyBytes(file: string, path: string, approved: string | undefin
 
 /** The hash of a file's own bytes within its recorded hash: a folder skill's follows its folder's (prompt/user-instructions.ts instructionHash). */
 export const ownHash = (hash: string) => hash.slice(hash.lastIndexOf(".") + 1);
+
+/** The hash of a folder skill's folder within its recorded hash. */
+const folderHash = (hash: string) => hash.slice(0, hash.lastIndexOf("."));
+
+/**
+ * The files of the folder skill `path` (its SKILL.md) changed between the folder as approved
+ * (`approved`, whose file list hey kept) and as hashed now (`now`): names within the folder, a new
+ * one marked `(new)`, a removed one `(removed)`; SKILL.md itself left out (its lines are shown).
+ * Undefined when either list is unknown.
+ */
+export function folderChanges(file: string, path: string, approved: string | undefined, now: string): string[] | undefined {
+  if (approved === undefined || !approved.includes(".") || !ownFolder(copiesDir(file))) return undefined;
+  const kept = readNoLink(`${copyOf(file, path)}.files`, true);
+  const current = folderFiles(path, folderHash(now));
+  if (!kept || !current) return undefined;
+  try {
+    const was = JSON.parse(Buffer.from(kept).toString("utf8")) as { digest?: unknown; each?: Record<string, string> };
+    if (was.digest !== folderHash(approved) || typeof was.each !== "object" || was.each === null) return undefined;
+    const before = was.each;
+    const names = [...new Set([...Object.keys(before), ...Object.keys(current)])].filter((n) => n !== "SKILL.md").sort();
+    return names.flatMap((n) => (before[n] === current[n] ? [] : [before[n] === undefined ? `${n} (new)` : current[n] === undefined ? `${n} (removed)` : n]));
+  } catch {
+    return undefined;
+  }
+}

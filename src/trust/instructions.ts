@@ -21,7 +21,7 @@ import {
 } from "../prompt/user-instructions.ts";
 import { readFileSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
-import { COPY_MAX_BYTES, copyBytes, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
+import { COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
   adoptedInstructionsNotice,
   approvedHashes,
@@ -100,7 +100,10 @@ export async function decideInstructions(
           `(its folder holds over ${SKILL_FILES_MAX} files or ${SKILL_BYTES_MAX / 1024 / 1024} MB: hey cannot check what changed in it, so it asks at every start)`,
         ]
       : []),
-    ...instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md"),
+    ...withFolder(
+      instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md"),
+      f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined,
+    ),
   ];
   const shown = pending.map((f) => ({ ...f, shown: change(f) }));
   const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
@@ -209,3 +212,10 @@ function unreadable(state: LoadState, path: string, at: UserPlaces): string | un
 
 /** The text the question shows of a file: the bytes that were hashed (userInstructionFiles), up to COPY_MAX_BYTES. */
 const shownText = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes.subarray(0, COPY_MAX_BYTES)).toString("utf8") : "");
+
+/** A folder skill's shown change with the other files that changed in its folder named (folderChanges), when known. */
+function withFolder(shown: string[], changed: string[] | undefined): string[] {
+  if (!changed?.length) return shown;
+  const named = `changed in its folder: ${changed.join(", ")}`;
+  return shown[0]?.startsWith("(SKILL.md as you approved it") ? [`(SKILL.md as you approved it; ${named})`] : [...shown, `(also ${named})`];
+}
