@@ -62,7 +62,7 @@ import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
-import { keepApproved, notingWrites, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
+import { guardedDirs, keepApproved, guardingInstructions, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import type { TrustOutcome } from "./trust/store.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
@@ -183,7 +183,7 @@ export async function assemble(
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
     const bases = serverBases(s.mcp.servers, projectRoots(here, realTarget), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
-    const place = { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, gitEnv: commandEnv, bases };
+    const place = { cwd, home, controls: start.controls, ...guardedDirs(here), pathDirs, gitConfigs, gitEnv: commandEnv, bases };
     const permission = permissionRules(s.permission, shell, place);
     const hide = (t: string) => redactText(t, redaction); // a full output saved, a read_file window into a key: hidden as results are
     const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide, watch: watches(s, said) }; // a failure told once
@@ -200,7 +200,7 @@ export async function assemble(
       vet: configVet, // a write that would leave one of hey's config files unable to load is refused
     })
       .map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)) // `/undo`
-      .map((t) => notingWrites(t, start.approvals, here)); // a skill of yours it writes loads at /reload
+      .map((t) => guardingInstructions(t, start.approvals, here)); // a skill of yours it writes loads at /reload
     return {
       shell,
       env: commandEnv,

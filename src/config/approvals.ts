@@ -27,6 +27,14 @@ export class ApprovalsError extends Error {
   override name = "ApprovalsError";
 }
 
+/**
+ * Kept in `trusted` by every record that holds the instruction files' hashes: an older hey that
+ * rewrites the record drops the `instructions` key but keeps `trusted` as it is, so the next hey
+ * still knows the hashes were kept and approves none (trust/instructions.ts approvedBefore). Not a
+ * path: it trusts no project, and it can only make files wait, never approve one.
+ */
+export const INSTRUCTIONS_KEPT = "hey: your instruction files' hashes were kept";
+
 export const emptyApprovals = (): Approvals => ({ version: 1, configs: {}, trusted: [] });
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -42,7 +50,8 @@ export function parseApprovals(text: string): Approvals {
   if (!isTable(data) || data.version !== 1 || !isTable(data.configs) || !strings(data.trusted))
     throw new ApprovalsError('expected {"version": 1, "configs": {...}, "trusted": [...]}');
   const out = emptyApprovals();
-  out.trusted = [...data.trusted];
+  out.trusted = data.trusted.filter((p) => p !== INSTRUCTIONS_KEPT);
+  if (data.trusted.includes(INSTRUCTIONS_KEPT)) out.instructions = {}; // an older hey dropped the hashes: none approved, unless they are below
   for (const [file, g] of Object.entries(data.configs)) {
     if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string"))
       throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
@@ -88,7 +97,7 @@ export function parseApprovals(text: string): Approvals {
 export function formatApprovals(a: Approvals): string {
   const files = Object.keys(a.configs).sort();
   const configs = files.map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(a.configs[f])}`).join(",\n");
-  const trusted = JSON.stringify([...new Set(a.trusted)].sort());
+  const trusted = JSON.stringify([...new Set([...a.trusted, ...(a.instructions ? [INSTRUCTIONS_KEPT] : [])])].sort());
   const kept = a.instructions && Object.keys(a.instructions).sort();
   const instructions = kept
     ? `,\n  "instructions": {${kept.map((f) => `\n    ${JSON.stringify(f)}: ${JSON.stringify(a.instructions![f])}`).join(",")}${kept.length ? "\n  " : ""}}`

@@ -14,7 +14,7 @@ import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
 import { fileId, fileLinks, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { CACHE_WHY, type ControlFiles, GIT_CONFIG_WHY, type Guarded, inGit, PATH_WHY } from "../permission/control-files.ts";
+import { CACHE_WHY, COPIES_WHY, type ControlFiles, GIT_CONFIG_WHY, type Guarded, inGit, PATH_WHY } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 
 /** Why a directory is guarded: hey's cache, or a PATH directory the user can write. */
@@ -44,6 +44,8 @@ export interface ControlPlace {
   home: string;
   controls: readonly string[];
   cacheDir?: string;
+  /** hey's copies of the user's approved instruction files (trust/instruction-copies.ts), guarded as the approvals record is */
+  copiesDir?: string;
   pathDirs?: readonly string[];
   gitConfigs?: readonly string[];
   /** the environment the agent's commands get, as git there reads it (`GIT_DIR`, `GIT_CONFIG_GLOBAL`…); none: hey's own */
@@ -63,16 +65,18 @@ export function controlContext(place: ControlPlace): {
     real: realTargetBounded,
     id: fileId,
     controls: place.controls,
-    dirs: [...(place.cacheDir ? [place.cacheDir] : []), ...(place.pathDirs ?? []), ...(place.gitConfigs ?? [])],
+    dirs: [...(place.cacheDir ? [place.cacheDir] : []), ...(place.copiesDir ? [place.copiesDir] : []), ...(place.pathDirs ?? []), ...(place.gitConfigs ?? [])],
     gitFiles: place.gitConfigs ?? [],
     shallow: place.pathDirs ?? [],
     fold: process.platform === "darwin" || process.platform === "win32",
     links: fileLinks,
     cache: place.cacheDir,
+    copies: place.copiesDir,
     gitOwn: (abs: string) => gitOwnership(abs, [place.cwd], place.home, env),
   };
   const guarded = [
     ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
+    ...(place.copiesDir ? [{ dir: place.copiesDir, why: COPIES_WHY }] : []),
     ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
     ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
   ].map(withReal);

@@ -77,6 +77,8 @@ export interface ControlNames {
   shallow?: readonly string[];
   /** hey's cache, one of `dirs` */
   cache?: string;
+  /** hey's copies of the user's approved instruction files, one of `dirs` */
+  copies?: string;
   /** git's global config files, among `dirs` (files, not directories: a write to one is refused) */
   gitFiles?: readonly string[];
   /** why writing the absolute `abs` writes what git runs commands from, found by what it is (fs/git-places.ts: a git directory whatever its name, an included config file, core.hooksPath's directory), or undefined; may throw (did not answer in time) */
@@ -157,9 +159,11 @@ function pathRefusal(path: string, abs: string, target: Target): string | undefi
   if (dir)
     return target.gitFiles?.includes(dir)
       ? `blocked by permission rules: ${path} is ${dir}, git's global config (git runs commands its settings name: core.fsmonitor, core.hooksPath, aliases); while a permission list is set the agent may not write it`
-      : dir === target.cache
-        ? `blocked by permission rules: ${path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
-        : `blocked by permission rules: ${path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
+      : dir === target.copies
+        ? `blocked by permission rules: ${path} is in ${dir}, hey's copies of your approved instruction files (what hey loads in place of one changed since); while a permission list is set the agent may not write there`
+        : dir === target.cache
+          ? `blocked by permission rules: ${path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
+          : `blocked by permission rules: ${path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
   if (linked)
     return `blocked by permission rules: ${path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
   if (own)

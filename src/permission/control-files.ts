@@ -54,6 +54,7 @@ export interface ControlFiles {
 /** Why a guarded place is: hey's cache, a PATH directory, git's global config (the words a refusal says). */
 export const CACHE_WHY = "in hey's cache, whose ripgrep the grep tool runs";
 export const PATH_WHY = "in a directory on the commands' PATH, whose programs the tools run";
+export const COPIES_WHY = "in hey's copies of your approved instruction files";
 export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
 
 /** A directory (or file) no write may land in, why, whether it is git's (its global config), whether only what is directly in it counts (a PATH directory), and where it really is (links resolved once, when the check is built). */

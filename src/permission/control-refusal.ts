@@ -5,7 +5,7 @@
 // config include.path' git commit -e`: the editor's command writes git's config). Pure.
 import { controlArgument } from "./control-arguments.ts";
 import { workingDirectory } from "./control-cwd.ts";
-import { CACHE_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
+import { CACHE_WHY, COPIES_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
 import { gitConfigWrite } from "./git-config-writes.ts";
 import type { Segment } from "./shell-model.ts";
 import { treeCopy } from "./tree-copies.ts";
@@ -13,7 +13,7 @@ import { treeCopy } from "./tree-copies.ts";
 const owner = (git: boolean | undefined, how: string) =>
   git
     ? "git's own files (git runs the commands its config and hooks name)"
-    : how === CACHE_WHY || how === PATH_WHY
+    : how === CACHE_WHY || how === PATH_WHY || how === COPIES_WHY
       ? "a file hey guards"
       : "hey's own configuration or trust file";
 

@@ -24,7 +24,8 @@ import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-c
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
-import { heldOut, type InstructionState } from "../trust/instructions.ts";
+import { heldOut, loadable, type LoadState } from "../trust/instructions.ts";
+import { decodeText, wholeCharacters } from "../fs/text-encoding.ts";
 import { gatedResources } from "../trust/store.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
@@ -71,7 +72,7 @@ export interface PromptSourceOptions extends PeerDirs {
    * approved at the start and as this session wrote them; any other text of theirs is held out
    * (trust/instructions.ts heldOut), asked at start-up and at each `/reload`; undefined: none is
    */
-  approvals?: Pick<InstructionState, "held" | "instructions" | "wrote">;
+  approvals?: LoadState;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
@@ -107,7 +108,30 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
   const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path, opts);
-  const load = (trusted: boolean) => loadSkills(folders(trusted), held);
+  /** the user's files loaded as approved in place of their text now (loadable `kept`), since the last look: said, one line each */
+  let kept: string[] = [];
+  /** the user's files approved at the start, changed since, with no copy of what was approved: left out, said once */
+  let dropped: string[] = [];
+  const weigh = (path: string) => {
+    const now = opts.approvals && loadable(opts.approvals, path, opts);
+    if (now && "bytes" in now && now.kept) kept.push(path);
+    if (now && "held" in now && now.changed) dropped.push(path);
+    return now;
+  };
+  const heldNow = (path: string) => ((now) => now !== undefined && "held" in now)(weigh(path));
+  const gate = (path: string) => ((now) => (now === undefined ? undefined : "held" in now ? ("held" as const) : now.bytes))(weigh(path));
+  const saidKept = new Set<string>(); // said once a run: it stays so until the next start
+  const keptLines = () => {
+    const said = (paths: string[], why: string) => {
+      const fresh = [...new Set(paths)].filter((path) => !saidKept.has(path));
+      for (const path of fresh) saidKept.add(path);
+      return fresh.map((path) => `${mine(path)} ${why}`);
+    };
+    const lines = [...said(kept, KEPT_AS_APPROVED), ...said(dropped, LEFT_OUT_CHANGED)];
+    [kept, dropped] = [[], []];
+    return lines;
+  };
+  const load = (trusted: boolean) => loadSkills(folders(trusted), gate);
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
   // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
@@ -150,8 +174,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const [user, ...project] = agentsPlaces(cwd, configDir, opts); // a `git init` since the start moves the root
     // a held AGENTS.md of yours gives way to the next you approved; one changed while it is read is left out (readHeadText's text is then dropped)
-    const places = [{ ...user!, names: user!.names.filter((name) => !held(isAbsolute(name) ? name : join(user!.dir, name))) }, ...project];
-    const gated = (path: string, max: number) => (({ text, ...rest }) => ({ ...rest, text: held(path) ? "" : text }))(readHeadText(path, max));
+    const places = [{ ...user!, names: user!.names.filter((name) => !heldNow(isAbsolute(name) ? name : join(user!.dir, name))) }, ...project];
+    const gated = (path: string, max: number) =>
+      ((now) => (now === undefined ? readHeadText(path, max) : "held" in now ? NOTHING : headOf(now.bytes, max)))(weigh(path));
     const read = readAgentsFiles(places, { outside: opts.importsOutside(), read: gated });
     const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
     const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
@@ -169,6 +194,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   };
   let agents = readAgents();
   for (const w of agents.warnings) warn(w, agents.imports.includes(w));
+  for (const line of keptLines()) warn(line);
 
   const date = new Date().toISOString().slice(0, 10);
   let built: { key: unknown[]; text: string } | undefined;
@@ -221,7 +247,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const note = skillsChangedNote(listed(skills), listed(next.skills));
       return {
         errors: [],
-        warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
+        warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : []), ...keptLines()],
         userOnly: fresh.filter((p) => !modelHears(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
@@ -246,7 +272,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const known = new Set(agents.warnings);
       return {
         errors: [],
-        warnings: fresh.warnings.filter((w) => !known.has(w)),
+        warnings: [...fresh.warnings.filter((w) => !known.has(w)), ...keptLines()],
         userOnly: fresh.userOnly,
         changes: agentsChanges(agents.files, fresh.files),
         apply() {
@@ -288,6 +314,20 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
  */
 export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: string; redact(text: string): string }): ListedSkill[] {
   return skills.map((s) => ({ ...s, description: at.redact(s.description), path: shownPath(s.path, at.cwd, at.home) }));
+}
+
+/** What is said of one of the user's files changed since the start with no copy of what was approved: left out. */
+export const LEFT_OUT_CHANGED = "changed since the start and hey has no copy of what you approved: left out; the next start asks about it";
+
+/** What is said of one of the user's files changed since the start, loaded as approved (trust/instructions.ts loadable). */
+export const KEPT_AS_APPROVED = "changed since the start: kept as you approved it; the next start asks about the new text";
+
+const NOTHING = { text: "", truncated: false, encoding: "utf-8" as const };
+
+/** The first `max` bytes of `bytes` as readHeadText reads a file's. */
+function headOf(bytes: Uint8Array, max: number): ReturnType<typeof readHeadText> {
+  const truncated = bytes.length > max;
+  return { ...decodeText(truncated ? wholeCharacters(bytes.subarray(0, max)) : bytes), truncated };
 }
 
 /** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */

@@ -17,10 +17,16 @@ export interface UserPlaces extends PeerDirs {
   home: string;
 }
 
-/** A folder skill's files hashed at most: a skill is a few files; a folder past this is hashed by its first files and its count. */
-const SKILL_FILES_MAX = 200;
-/** A folder skill's bytes hashed at most; past it a file counts by its size and modification time. */
-const SKILL_BYTES_MAX = 8 * 1024 * 1024;
+/** A folder skill's files hashed at most: a skill is a few files; past this hey cannot check it (UNCHECKED). */
+export const SKILL_FILES_MAX = 200;
+/** A folder skill's bytes hashed at most; past it, as past SKILL_FILES_MAX. */
+export const SKILL_BYTES_MAX = 8 * 1024 * 1024;
+/**
+ * The start of the digest of a folder skill too big to hash (node_modules, a .venv, fonts): a new
+ * one each time, so it never matches what was approved and waits for a yes at every start — a
+ * file past the bound could be rewritten unseen, and a size and time can be put back.
+ */
+export const UNCHECKED = "unchecked-";
 
 /** The places of the user's AGENTS.md, in the order the prompt tries them (prompt/agents-md.ts agentsPlaces). */
 export const userAgentsFiles = (at: UserPlaces): string[] => [join(at.configDir, "AGENTS.md"), ...userPeerFiles(at)];
@@ -33,8 +39,8 @@ export const userAgentsFiles = (at: UserPlaces): string[] => [join(at.configDir,
 export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
   const out: UserInstruction[] = [];
   for (const path of userAgentsFiles(at)) {
-    const hash = isFile(path) ? instructionHash(path, at) : undefined;
-    if (hash) out.push({ path, kind: "AGENTS.md", hash });
+    const read = isFile(path) ? readHashed(path, at) : undefined;
+    if (read) out.push({ path, kind: "AGENTS.md", ...read });
   }
   for (const { dir } of skillFolders({ ...at, root: at.home, project: false })) {
     let names: string[];
@@ -47,11 +53,22 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
       if (name.startsWith(".")) continue;
       const path = join(dir, name);
       const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
-      const hash = file && instructionHash(file, at);
-      if (file && hash) out.push({ path: file, kind: "skill", hash });
+      const read = file && readHashed(file, at);
+      if (file && read) out.push({ path: file, kind: "skill", ...read });
     }
   }
   return out;
+}
+
+/** The bytes of `path` and their hash (hashOfRead), or undefined when it cannot be read. */
+function readHashed(path: string, at: UserPlaces): { hash: string; bytes: Uint8Array } | undefined {
+  try {
+    const bytes = readFileSync(path);
+    const hash = hashOfRead(path, bytes, at);
+    return hash === undefined ? undefined : { hash, bytes };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -75,8 +92,17 @@ const skillFolderOf = (path: string, at: UserPlaces) =>
  */
 export function instructionHash(path: string, at?: UserPlaces): string | undefined {
   try {
-    const own = hashOf(readFileSync(path));
-    const folder = at && skillFolderOf(path, at);
+    return hashOfRead(path, readFileSync(path), at);
+  } catch {
+    return undefined;
+  }
+}
+
+/** instructionHash of `bytes`, read once from `path`: what loads or is shown is what was hashed. Undefined when a folder skill's folder cannot be listed. */
+export function hashOfRead(path: string, bytes: Uint8Array, at?: UserPlaces): string | undefined {
+  const own = hashOf(bytes);
+  const folder = at && skillFolderOf(path, at);
+  try {
     // the SKILL.md's own hash after the folder's: what its kept copy is checked against (trust/instruction-copies.ts)
     return folder ? `${skillDigest(folder)}.${own}` : own;
   } catch {
@@ -86,22 +112,42 @@ export function instructionHash(path: string, at?: UserPlaces): string | undefin
 
 /**
  * One hash for every regular file below `dir` (links followed, `.git` skipped): each file's path
- * within it and its bytes, in name order, bounded by SKILL_FILES_MAX and SKILL_BYTES_MAX.
+ * within it and its bytes, in name order; past SKILL_FILES_MAX or SKILL_BYTES_MAX one that matches nothing (UNCHECKED).
  * Throws when `dir` cannot be listed.
  */
 export function skillDigest(dir: string): string {
   const hasher = new Bun.CryptoHasher("sha256");
   const files = filesBelow(dir);
+  const unchecked = () => `${UNCHECKED}${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`;
+  if (files.length > SKILL_FILES_MAX) return unchecked();
+  const stats = files.map((file) => statSync(file, { bigint: true }));
+  // any write to a file moves its change time, which no one but root can set back (`touch -r` sets the modification time)
+  const stamp = stats.map((st) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`).join("\n") + files.join("\0");
+  const known = digests.get(dir);
+  if (known?.stamp === stamp) return known.digest;
   let bytes = 0;
-  for (const file of files.slice(0, SKILL_FILES_MAX)) {
+  const each: Record<string, string> = {};
+  for (const [i, file] of files.entries()) {
     hasher.update(`${relative(dir, file)}\0`);
-    const size = statSync(file).size;
-    if (bytes + size > SKILL_BYTES_MAX) hasher.update(`${size} ${statSync(file).mtimeMs}\0`);
-    else hasher.update(readBounded(file, size));
+    const size = Number(stats[i]!.size);
     bytes += size;
+    if (bytes > SKILL_BYTES_MAX) return unchecked();
+    const read = readBounded(file, size);
+    hasher.update(read);
+    each[relative(dir, file)] = Bun.hash(read).toString(16); // to name the files changed in the question, not to approve: a fast hash
   }
-  if (files.length > SKILL_FILES_MAX) hasher.update(`+${files.length - SKILL_FILES_MAX}`);
-  return hasher.digest("hex").slice(0, 32);
+  const digest = hasher.digest("hex").slice(0, 32);
+  digests.set(dir, { stamp, digest, each });
+  return digest;
+}
+
+/** Each folder skill's digest with the files' identities and times it was taken at: read again only when one changed (a start hashes each folder once, not at every weighing). */
+const digests = new Map<string, { stamp: string; digest: string; each: Record<string, string> }>();
+
+/** The hash of each file (path within the folder → hash) of the folder skill whose SKILL.md is `path`, as its last digest with `digest` read them; undefined when none did. */
+export function folderFiles(path: string, digest: string): Record<string, string> | undefined {
+  const known = digests.get(dirname(path));
+  return known?.digest === digest ? known.each : undefined;
 }
 
 /** The regular files below `dir`, sorted; stops looking past SKILL_FILES_MAX + 1 (the count past the cap is still told apart). */

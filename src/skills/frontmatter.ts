@@ -22,6 +22,8 @@ export interface Skill {
   path: string;
   /** a project's skill: the project's real root, where its file must still lead each time it is read (skills/load.ts) */
   within?: string;
+  /** the user's own skill under a permission list: the bytes loaded, checked against what was approved (trust/instructions.ts loadable); `/skill` sends these, not the file as it is by then */
+  checked?: Uint8Array;
   license?: string;
   compatibility?: string;
   metadata?: Record<string, unknown>;

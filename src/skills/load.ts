@@ -54,10 +54,14 @@ export interface LoadedSkills {
 }
 
 /**
- * Every skill in `folders` (missing folders are fine); never throws for what it finds. `heldOut`:
- * skill files left out unread (a user-level skill waiting for the user's approval: trust/instructions.ts).
+ * What a user-level skill under a permission list loads as (trust/instructions.ts loadable):
+ * `"held"`, left out unread (waiting for the user's approval); bytes, read and checked, loaded in
+ * place of the file; undefined, read as any skill is.
  */
-export function loadSkills(folders: readonly (string | SkillFolder)[], heldOut?: (path: string) => boolean): LoadedSkills {
+export type SkillGate = (path: string) => "held" | Uint8Array | undefined;
+
+/** Every skill in `folders` (missing folders are fine); never throws for what it finds. `gate`: what of a skill file loads (SkillGate). */
+export function loadSkills(folders: readonly (string | SkillFolder)[], gate?: SkillGate): LoadedSkills {
   const found: Skill[] = [];
   const problems: SkillProblem[] = [];
   for (const place of folders) {
@@ -77,8 +81,8 @@ export function loadSkills(folders: readonly (string | SkillFolder)[], heldOut?:
       if (kind === "dir") {
         const file = join(path, "SKILL.md");
         if (kindOf(undefined, file) !== "file") tooDeep(path, folder);
-        else if (!heldOut?.(file)) read(file, entry.name, within);
-      } else if (kind === "file" && entry.name.endsWith(".md") && !heldOut?.(path)) read(path, undefined, within);
+        else read(file, entry.name, within);
+      } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined, within);
     }
   }
   // one file reached from two folders (`.hey/skills/x` a link to `.claude/skills/x`, kept for two agents): one skill, no note
@@ -87,6 +91,8 @@ export function loadSkills(folders: readonly (string | SkillFolder)[], heldOut?:
   return { skills: merged.skills, problems: [...problems, ...merged.problems] };
 
   function read(path: string, folder: string | undefined, within: string | undefined): void {
+    const given = gate?.(path);
+    if (given === "held") return;
     let text: string;
     try {
       if (within !== undefined) {
@@ -96,7 +102,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[], heldOut?:
           return;
         }
       }
-      const { bytes, size } = readHeadBytes(path, SKILL_HEAD_BYTES);
+      const { bytes, size } = given ? { bytes: given.subarray(0, SKILL_HEAD_BYTES), size: given.length } : readHeadBytes(path, SKILL_HEAD_BYTES);
       // a Latin-1 file reads as its Windows-1252 characters, as an @file does, not as U+FFFD; and it is said
       // UTF-16 by its byte-order mark (Windows PowerShell 5.1's `>`), as read_file reads it
       const decoded = utf16Of(bytes) ? { text: decodeText(wholeCharacters(bytes)).text, foreign: 0 } : decodeOutput(bytes, size > bytes.length);
@@ -119,7 +125,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[], heldOut?:
     const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);
     const version = versionOf(path);
     problems.push(...parsed.problems.map((p) => (version ? { ...p, version } : p)));
-    if (parsed.skill) found.push(within !== undefined ? { ...parsed.skill, within } : parsed.skill);
+    if (parsed.skill) found.push({ ...parsed.skill, ...(within !== undefined ? { within } : {}), ...(given ? { checked: given } : {}) });
   }
 
   /** A folder with no SKILL.md whose subfolders have one (a collection cloned into the skills folder): said, not skipped silently. */
@@ -154,13 +160,17 @@ export class SkillLinkOut extends Error {}
  * such a link, else the system error when it cannot be read.
  */
 export function readSkillText(skill: Skill, maxBytes: number): { text: string; cut?: Cut; encoding?: string } {
+  if (skill.checked) return textOf(decodeForPrompt(skill.checked.subarray(0, maxBytes + 1), maxBytes, skill.checked.length));
   let path = skill.path; // the user's own folders may link anywhere
   if (skill.within !== undefined) {
     path = realpathSync(skill.path);
     if (!isWithin(path, skill.within)) throw new SkillLinkOut(`${linkOut(skill.path, path)}; not sent`);
   }
   const { bytes, size } = readHeadBytes(path, maxBytes + 1, { noFollow: skill.within !== undefined });
-  const decoded = decodeForPrompt(bytes, maxBytes, size);
+  return textOf(decodeForPrompt(bytes, maxBytes, size));
+}
+
+function textOf(decoded: ReturnType<typeof decodeForPrompt>): { text: string; cut?: Cut; encoding?: string } {
   if ("binary" in decoded) throw Object.assign(new Error("binary data, not a skill"), { code: "binary data" });
   return decoded;
 }

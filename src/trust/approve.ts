@@ -13,14 +13,14 @@ import { adoptedNotice, approvalNotice, approvalQuestion, lostRecordNotice, read
 import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
 import type { InstructionState } from "./instructions.ts";
-import { keepCopies, keptBefore } from "./instruction-copies.ts";
+import { copiesDir, keepCopies, keptBefore } from "./instruction-copies.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
-export { decideInstructions, notingWrites } from "./instructions.ts"; // the start's question beside decideWidenings
+export { decideInstructions, guardingInstructions } from "./instructions.ts"; // the start's question beside decideWidenings
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState extends InstructionState {
@@ -146,7 +146,7 @@ export async function recordApprovals(
     hashes !== undefined && (before.instructions === undefined || Object.entries(hashes).some(([path, hash]) => before.instructions![path] !== hash));
   const changed = first || state.lost || newHashes || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) {
-    if (hashes && !keptBefore(state.file)) keepCopies(state.file, hashes); // a record from before hey kept copies
+    if (hashes && !keptBefore(state.file)) keepCopies(state.file, hashes, state.texts); // a record from before hey kept copies
     return before;
   }
   // after a removed record, only the answers given at hey's question in this run (trust/store.ts keepWhileLost): trust.json's others are unconfirmed
@@ -165,7 +165,7 @@ export async function recordApprovals(
     );
   try {
     const next = await updateApprovals(state.file, update);
-    if (next.instructions) keepCopies(state.file, hashes ?? {}); // what the question diffs against next time, and the mark that hashes were kept
+    if (next.instructions) keepCopies(state.file, hashes ?? {}, state.texts); // what the question diffs against next time, and the mark that hashes were kept
     const adopted = config.guards.filter((g) => hasAny(g.used)).map((g) => g.source);
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
@@ -283,3 +283,6 @@ export function keepApproved(config: LoadedConfig, current: Settings): LoadedCon
   const settings = { ...config.settings, mcp: { ...config.settings.mcp, servers: [...config.settings.mcp.servers, ...back] } };
   return { ...config, settings };
 }
+
+/** hey's folders the agent may not write in while a list is set (config/control-context.ts): its cache, and the copies of the user's approved instruction files. */
+export const guardedDirs = (here: { cacheDir: string; approvalsFile: string }) => ({ cacheDir: here.cacheDir, copiesDir: copiesDir(here.approvalsFile) });

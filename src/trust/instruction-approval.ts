@@ -14,6 +14,8 @@ export interface UserInstruction {
   kind: "AGENTS.md" | "skill";
   /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (prompt/user-instructions.ts instructionHash) */
   hash: string;
+  /** the bytes that were hashed (of a folder skill, its SKILL.md's): what the question shows and the copy keeps */
+  bytes?: Uint8Array;
 }
 
 /** A file that waits for the user's yes: never approved (`new`), or changed since; `shown`: what the question shows of it (instructionChange). */
@@ -68,17 +70,47 @@ const QUESTION_FILES_MAX = 20;
 export function instructionChange(was: "new" | "changed", now: string, approved: string | undefined, folder = false): string[] {
   const lines = splitLines(now);
   if (was === "changed" && approved !== undefined) {
-    const changed = diffLines(approved, now).flatMap((part) =>
-      part.added || part.removed ? splitLines(part.value).map((l) => `${part.added ? "+" : "-"} ${l}`) : [],
-    );
+    const changed: { line: string; at: number }[] = [];
+    let at = 1; // the line of `now` a change is at
+    const parts = diffLines(approved, now);
+    parts.forEach((part, i) => {
+      const these = splitLines(part.value);
+      // a line changed past a long common start: shown from a little before where it differs, so an edit at column 200 is seen
+      const other = part.added ? parts[i - 1] : part.removed ? parts[i + 1] : undefined;
+      const pair = other && (part.added ? other.removed : other.added) ? splitLines(other.value) : [];
+      if (part.added || part.removed)
+        for (const [j, l] of these.entries()) changed.push({ line: `${part.added ? "+" : "-"} ${fromDifference(l, pair[j])}`, at: at + (part.added ? j : 0) });
+      if (!part.removed) at += these.length;
+    });
     if (changed.length === 0)
       return [folder ? "(SKILL.md as you approved it; other files in its folder changed)" : "(only its line endings or encoding changed)"];
-    return changed.length > CHANGE_LINES_MAX ? [...changed.slice(0, CHANGE_LINES_MAX), `… ${changed.length - CHANGE_LINES_MAX} more changed lines`] : changed;
+    if (changed.length <= CHANGE_LINES_MAX) return changed.map((c) => c.line);
+    const hidden = changed.slice(CHANGE_LINES_MAX);
+    return [
+      ...changed.slice(0, CHANGE_LINES_MAX).map((c) => c.line),
+      `… ${hidden.length} more changed lines not shown, at lines ${hidden[0]!.at}–${hidden.at(-1)!.at} of the file: open it to read them before answering`,
+    ];
   }
   const missing = was === "changed" ? ["(hey kept no copy of what you approved: the whole file)"] : [];
   if (lines.length <= NEW_LINES_MAX) return [...missing, ...lines];
   const half = NEW_LINES_MAX / 2;
-  return [...missing, ...lines.slice(0, half), `… ${lines.length - NEW_LINES_MAX} lines …`, ...lines.slice(-half)];
+  return [
+    ...missing,
+    ...lines.slice(0, half),
+    `… lines ${half + 1}–${lines.length - half} not shown (${lines.length - NEW_LINES_MAX} lines): open the file to read them …`,
+    ...lines.slice(-half),
+  ];
+}
+
+/** Columns of common start kept before where two lines differ, when the line is shown from there. */
+const LEAD_COLUMNS = 40;
+
+/** `line` from a little before where it first differs from `other` (its removed or added counterpart), when that is far in. */
+function fromDifference(line: string, other: string | undefined): string {
+  if (other === undefined) return line;
+  let same = 0;
+  while (same < line.length && same < other.length && line[same] === other[same]) same++;
+  return same > LINE_COLUMNS - LEAD_COLUMNS ? `…(from column ${same - LEAD_COLUMNS + 1}) ${line.slice(same - LEAD_COLUMNS)}` : line;
 }
 
 const splitLines = (text: string) => {
@@ -92,8 +124,24 @@ const tilde = (path: string, home: string) => (home && path.startsWith(`${home}/
 /** The skills folder a skill file is in: a folder skill's SKILL.md is one level deeper. */
 const skillsFolder = (path: string) => (basename(path) === "SKILL.md" ? dirname(dirname(path)) : dirname(path));
 
-/** A line shown in the question: control characters made visible, long lines cut. */
-const shownLine = (line: string) => visible(line.length > 160 ? `${line.slice(0, 159)}…` : line);
+/** Columns of a row of the question: a longer line wraps onto more rows, never cut. */
+const LINE_COLUMNS = 160;
+/** Rows one line wraps onto at most; past them how many characters are not shown is said. */
+const LINE_ROWS_MAX = 12;
+
+/** A line shown in the question, as rows: control characters made visible, a long line wrapped in full up to LINE_ROWS_MAX rows. */
+function shownRows(line: string): string[] {
+  const text = visible(line);
+  const rows: string[] = [];
+  for (let i = 0; i < text.length && rows.length < LINE_ROWS_MAX; i += LINE_COLUMNS) rows.push(text.slice(i, i + LINE_COLUMNS));
+  const left = text.length - LINE_ROWS_MAX * LINE_COLUMNS;
+  return [...(rows.length ? rows : [""]), ...(left > 0 ? [`… ${left} more characters of this line not shown: open the file to read them`] : [])];
+}
+const shownLines = (lines: readonly string[]) =>
+  lines
+    .flatMap(shownRows)
+    .map((r) => `      ${r}`)
+    .join("\n");
 
 /** What the question says of one file: what it is, whether new or changed, where. */
 const fileLine = (f: PendingInstruction, home: string) =>
@@ -105,15 +153,15 @@ const fileLine = (f: PendingInstruction, home: string) =>
  */
 export function instructionQuestion(pending: readonly PendingInstruction[], home: string): string {
   const named = pending.slice(0, QUESTION_FILES_MAX);
-  const files = named.map((f, i) =>
-    i < SHOWN_FILES_MAX && f.shown?.length ? `  ${fileLine(f, home)}:\n${f.shown.map((l) => `      ${shownLine(l)}`).join("\n")}` : `  ${fileLine(f, home)}`,
-  );
+  const files = named.map((f, i) => (i < SHOWN_FILES_MAX && f.shown?.length ? `  ${fileLine(f, home)}:\n${shownLines(f.shown)}` : `  ${fileLine(f, home)}`));
   const rest = new Map<string, number>();
   for (const f of pending.slice(QUESTION_FILES_MAX)) {
     const folder = tilde(skillsFolder(f.path), home);
     rest.set(folder, (rest.get(folder) ?? 0) + 1);
   }
   for (const [folder, n] of rest) files.push(`  … and ${n} more in ${visible(folder)}`);
+  if (pending.length > SHOWN_FILES_MAX)
+    files.push(`  (past the first ${SHOWN_FILES_MAX} files their lines are not shown: e asks about each file with its lines)`);
   const one = pending.length === 1;
   return (
     `Your own instruction ${one ? "file is" : `files (${pending.length}) are`} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +
@@ -124,7 +172,7 @@ export function instructionQuestion(pending: readonly PendingInstruction[], home
 
 /** After `e` at instructionQuestion: the question about one file, with what changed in it. */
 export function oneFileQuestion(f: PendingInstruction, home: string): string {
-  return `  ${fileLine(f, home)}${f.shown?.length ? `:\n${f.shown.map((l) => `      ${shownLine(l)}`).join("\n")}\n` : "\n"}  Use it? (y/N) `;
+  return `  ${fileLine(f, home)}${f.shown?.length ? `:\n${shownLines(f.shown)}\n` : "\n"}  Use it? (y/N) `;
 }
 
 /**

@@ -1,70 +1,137 @@
 // What hey keeps of the user's instruction files as approved, beside the approvals record: a copy
 // of each file's text (a folder skill's SKILL.md), so that the question shows what changed since,
-// not only that something did (trust/instruction-approval.ts instructionChange). The folder is also
-// the mark that the record once held the files' hashes: an older hey that rewrites the record drops
-// its `instructions` key, and that must read as "none approved", not as a record from before hey
-// weighed these files (trust/instructions.ts approvedBefore). Only hey writes here.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+// not only that something did (trust/instruction-approval.ts instructionChange), and a `/reload`
+// or `/skill` keeps the text the user approved when the file changed since (trust/instructions.ts).
+// Only hey writes here, and while a permission list is set the agent may not (wire.ts guards the
+// folder as it guards the record): even so it is written as if the agent could have planted links
+// in it — never through one, each copy a fresh file renamed into place, in a folder that is the
+// user's own and no link. Whether the record once held the files' hashes is marked in the record
+// (config/approvals.ts), not by this folder: the agent could once delete it.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { hashOf } from "../prompt/user-instructions.ts";
+import { folderFiles, hashOf } from "../prompt/user-instructions.ts";
 
 /** A copy is kept of a file up to this size: an instruction file is a page or two; past it the question shows the file as it is now. */
-const COPY_MAX_BYTES = 256 * 1024;
+export const COPY_MAX_BYTES = 256 * 1024;
 
 /** The folder of copies beside the approvals record `file`. */
-const copiesDir = (file: string) => join(dirname(file), "instructions");
+export const copiesDir = (file: string) => join(dirname(file), "instructions");
 const copyOf = (file: string, path: string) => join(copiesDir(file), hashOf(path));
 
-/** Whether hey ever recorded the instruction files' hashes beside the approvals record `file`. */
-export const keptBefore = (file: string): boolean => existsSync(copiesDir(file));
+/** Whether hey kept copies beside the approvals record `file` (an older hey's mark that the record held the hashes). */
+export const keptBefore = (file: string): boolean => ownFolder(copiesDir(file));
+
+/** Whether `dir` is a real folder (no link) of this user's: else nothing is written in it or read from it. */
+function ownFolder(dir: string): boolean {
+  try {
+    const s = lstatSync(dir);
+    return s.isDirectory() && (process.getuid === undefined || s.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Keeps a copy of each of `paths` (path → approved hash; a folder skill's SKILL.md copied) as it
- * is now, and makes the folder (the mark of keptBefore) even for none. A file changed since its
- * hash was taken is not copied. Never throws: a copy that cannot be
- * kept only makes the question show the whole file.
+ * Keeps a copy of each of `paths` (path → approved hash; a folder skill's SKILL.md copied): of the
+ * bytes in `texts` (what the start read, hashed and showed), else of the file as it is now — only
+ * when those bytes are what was approved. Never throws: a copy that cannot be kept only makes the
+ * question show the whole file.
  */
-export function keepCopies(file: string, paths: Readonly<Record<string, string>>): void {
+export function keepCopies(file: string, paths: Readonly<Record<string, string>>, texts: Readonly<Record<string, Uint8Array>> = {}): void {
+  const dir = copiesDir(file);
   try {
-    mkdirSync(copiesDir(file), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     return;
   }
+  if (!ownFolder(dir)) return; // a link to elsewhere, or someone else's: hey writes nothing there
   for (const [path, hash] of Object.entries(paths)) {
     try {
-      if (statSync(path).size > COPY_MAX_BYTES) continue;
-      const bytes = readFileSync(path);
-      if (hashOf(bytes) !== ownHash(hash)) continue;
-      const to = copyOf(file, path);
-      writeFileSync(`${to}.tmp`, bytes, { mode: 0o600 });
-      renameSync(`${to}.tmp`, to);
+      const bytes = texts[path] ?? readNoLink(path, false);
+      if (bytes === undefined || bytes.length > COPY_MAX_BYTES || hashOf(bytes) !== ownHash(hash)) continue;
+      writeFresh(copyOf(file, path), bytes);
+      // a folder skill's files as approved, to name in the question those changed since (folderChanges)
+      const each = hash.includes(".") ? folderFiles(path, folderHash(hash)) : undefined;
+      if (each) writeFresh(`${copyOf(file, path)}.files`, Buffer.from(JSON.stringify({ digest: folderHash(hash), each })));
     } catch {
       // gone since, unreadable: the question says it has no copy
     }
   }
 }
 
-/**
- * The copy of `path` as approved with hash `approved`, or undefined when hey has none. A copy whose
- * bytes are not what was approved (written by something else: the agent may write here) is none.
- */
-export function readCopy(file: string, path: string, approved: string | undefined): string | undefined {
+/** Writes `bytes` to `to` by a new file of an unguessable name, opened only if nothing is there (no link followed), then renamed over `to`. */
+function writeFresh(to: string, bytes: Uint8Array): void {
+  const tmp = `${to}.${process.pid}.${crypto.randomUUID()}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    const bytes = readFileSync(copyOf(file, path));
-    return approved !== undefined && hashOf(bytes) === ownHash(approved) ? bytes.toString("utf8") : undefined;
-  } catch {
-    return undefined;
+    writeSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, to); // replaces a link planted at `to` itself, never what it points at
+  } catch (e) {
+    unlinkSync(tmp);
+    throw e;
   }
 }
 
-/** The hash of a file's own bytes within its recorded hash: a folder skill's follows its folder's (prompt/user-instructions.ts instructionHash). */
-const ownHash = (hash: string) => hash.slice(hash.lastIndexOf(".") + 1);
-
-/** The text of `path` now, up to COPY_MAX_BYTES, for the question; "" when it cannot be read. */
-export function textNow(path: string): string {
+/** The bytes of the regular file `path` up to COPY_MAX_BYTES + 1; `noLink`: a link there is none. Undefined when it cannot be read. */
+function readNoLink(path: string, noLink: boolean): Uint8Array | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(path).subarray(0, COPY_MAX_BYTES).toString("utf8");
+    fd = openSync(path, constants.O_RDONLY | (noLink ? constants.O_NOFOLLOW : 0));
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(COPY_MAX_BYTES + 1);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, n);
   } catch {
-    return "";
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The copy of `path` as approved with hash `approved`, or undefined when hey has none. A copy whose
+ * bytes are not what was approved (written by something else) is none; so is a link.
+ */
+export function readCopy(file: string, path: string, approved: string | undefined): string | undefined {
+  const bytes = copyBytes(file, path, approved);
+  return bytes && Buffer.from(bytes).toString("utf8");
+}
+
+/** readCopy's bytes. */
+export function copyBytes(file: string, path: string, approved: string | undefined): Uint8Array | undefined {
+  if (approved === undefined || !ownFolder(copiesDir(file))) return undefined;
+  const bytes = readNoLink(copyOf(file, path), true);
+  return bytes !== undefined && hashOf(bytes) === ownHash(approved) ? bytes : undefined;
+}
+
+/** The hash of a file's own bytes within its recorded hash: a folder skill's follows its folder's (prompt/user-instructions.ts instructionHash). */
+export const ownHash = (hash: string) => hash.slice(hash.lastIndexOf(".") + 1);
+
+/** The hash of a folder skill's folder within its recorded hash. */
+const folderHash = (hash: string) => hash.slice(0, hash.lastIndexOf("."));
+
+/**
+ * The files of the folder skill `path` (its SKILL.md) changed between the folder as approved
+ * (`approved`, whose file list hey kept) and as hashed now (`now`): names within the folder, a new
+ * one marked `(new)`, a removed one `(removed)`; SKILL.md itself left out (its lines are shown).
+ * Undefined when either list is unknown.
+ */
+export function folderChanges(file: string, path: string, approved: string | undefined, now: string): string[] | undefined {
+  if (approved === undefined || !approved.includes(".") || !ownFolder(copiesDir(file))) return undefined;
+  const kept = readNoLink(`${copyOf(file, path)}.files`, true);
+  const current = folderFiles(path, folderHash(now));
+  if (!kept || !current) return undefined;
+  try {
+    const was = JSON.parse(Buffer.from(kept).toString("utf8")) as { digest?: unknown; each?: Record<string, string> };
+    if (was.digest !== folderHash(approved) || typeof was.each !== "object" || was.each === null) return undefined;
+    const before = was.each;
+    const names = [...new Set([...Object.keys(before), ...Object.keys(current)])].filter((n) => n !== "SKILL.md").sort();
+    return names.flatMap((n) => (before[n] === current[n] ? [] : [before[n] === undefined ? `${n} (new)` : current[n] === undefined ? `${n} (removed)` : n]));
+  } catch {
+    return undefined;
   }
 }

@@ -6,11 +6,22 @@ import { listsSet } from "../config/control-files.ts";
 import type { Settings } from "../config/settings.ts";
 import { basename, dirname, join } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { Tool } from "../kernel/tool.ts";
+import { type Tool, toolError } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { instructionHash, isUserInstruction, userInstructionFiles, type UserPlaces } from "../prompt/user-instructions.ts";
+import {
+  hashOf,
+  hashOfRead,
+  instructionHash,
+  SKILL_BYTES_MAX,
+  SKILL_FILES_MAX,
+  UNCHECKED,
+  isUserInstruction,
+  userInstructionFiles,
+  type UserPlaces,
+} from "../prompt/user-instructions.ts";
+import { readFileSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
-import { keptBefore, readCopy, textNow } from "./instruction-copies.ts";
+import { COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
   adoptedInstructionsNotice,
   approvedHashes,
@@ -35,6 +46,8 @@ export interface InstructionState {
   instructions?: Record<string, string>;
   /** those left out at the start for want of approval: out for the whole run, whatever they hold since (heldOut) */
   held?: Record<string, string>;
+  /** the bytes hashed at the start, path → bytes: what the question showed, and what the copies keep (instruction-copies.ts keepCopies) */
+  texts?: Record<string, Uint8Array>;
   /** the hashes this session's write_file and edit calls left the user's files with (notingWrites): those load at `/reload` */
   wrote?: Record<string, string[]>;
 }
@@ -48,6 +61,8 @@ export interface InstructionState {
  */
 export function approvedBefore(state: Pick<InstructionState, "record" | "file">): { approved?: Record<string, string>; adopted?: true } {
   if (state.record?.instructions) return { approved: state.record.instructions };
+  // a record an older hey rewrote keeps the mark in `trusted` (config/approvals.ts INSTRUCTIONS_KEPT: read as none
+  // approved); the copies folder marks one a hey without that mark wrote
   if (keptBefore(state.file)) return { approved: {} };
   return state.record === undefined ? {} : { adopted: true };
 }
@@ -71,6 +86,7 @@ export async function decideInstructions(
   if (!listsSet(permission)) return false; // the agent may write anything then: nothing read, nothing held
   const { approved, adopted } = approvedBefore(state);
   const files = inUse(userInstructionFiles(at), approved);
+  state.texts = Object.fromEntries(files.flatMap((f) => (f.bytes ? [[f.path, f.bytes]] : [])));
   const pending = pendingInstructions(files, approved);
   if (pending.length === 0) {
     state.instructions = approvedHashes(files);
@@ -78,8 +94,17 @@ export async function decideInstructions(
     if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const change = (f: PendingInstruction) =>
-    instructionChange(f.was, textNow(f.path), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md");
+  const change = (f: PendingInstruction) => [
+    ...(f.hash.startsWith(UNCHECKED)
+      ? [
+          `(its folder holds over ${SKILL_FILES_MAX} files or ${SKILL_BYTES_MAX / 1024 / 1024} MB: hey cannot check what changed in it, so it asks at every start)`,
+        ]
+      : []),
+    ...withFolder(
+      instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md"),
+      f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined,
+    ),
+  ];
   const shown = pending.map((f) => ({ ...f, shown: change(f) }));
   const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
@@ -97,39 +122,100 @@ export async function decideInstructions(
   return held.length < pending.length;
 }
 
+/** What of the user's instruction file `path` loads now (loadable): bytes read once and hashed, the approved copy in place of a changed file (`kept`), or none (`held`). */
+export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean };
+
+/** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */
+export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts"> & { file?: string };
+
 /**
- * Whether the file at `path` stays out of the prompt now. Under a permission list (weighed at the
- * start) one of the user's instruction files loads only as it was approved at the start, or as
- * this session's own write_file or edit left it (a skill the agent made loads at `/reload`; the
- * next start asks about it); one left out at the start stays out all run, whatever it holds since
- * — a file another process keeps rewriting is never read on the strength of a hash taken earlier.
+ * What of the file at `path` may load now, or undefined when it is not weighed (no permission list
+ * at the start, or not one of the user's instruction files: read it as usual). Under a list one of
+ * the user's instruction files loads only as it was approved at the start, or as this session's own
+ * write_file or edit left it (a skill the agent made loads at `/reload`; the next start asks about
+ * it): the bytes read are the bytes hashed, so what loads is what was checked. A file changed since
+ * another way — the user's editor, a command, another hey — loads as the copy of what was approved
+ * (`kept`: the new text waits for the next start's question); without a copy it is held. One left
+ * out at the start stays out all run, whatever it holds since.
  */
-export function heldOut(state: Pick<InstructionState, "held" | "instructions" | "wrote">, path: string, at: UserPlaces): boolean {
-  if (state.instructions === undefined || !isUserInstruction(path, at)) return false;
-  if (state.held?.[path] !== undefined) return true;
-  const hash = instructionHash(path, at);
-  return hash === undefined || (hash !== state.instructions[path] && !state.wrote?.[path]?.includes(hash));
+export function loadable(state: LoadState, path: string, at: UserPlaces): Loadable | undefined {
+  if (state.instructions === undefined || !isUserInstruction(path, at)) return undefined;
+  if (state.held?.[path] !== undefined) return { held: true };
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return { held: true };
+  }
+  const hash = hashOfRead(path, bytes, at);
+  const approved = state.instructions[path];
+  // a folder too big to hash, approved as such at the start: its SKILL.md is what is checked
+  const unchecked = hash?.startsWith(UNCHECKED) && approved?.startsWith(UNCHECKED) && ownHash(hash) === ownHash(approved);
+  if (hash !== undefined && (hash === approved || unchecked || state.wrote?.[path]?.includes(hash))) return { bytes };
+  // the bytes the start read and hashed serve until the record's write has kept them (approve.ts)
+  const read = state.texts?.[path];
+  const copy =
+    (state.file === undefined ? undefined : copyBytes(state.file, path, approved)) ??
+    (read && approved && hashOf(read) === ownHash(approved) ? read : undefined);
+  return copy ? { bytes: copy, kept: true } : { held: true, changed: approved !== undefined };
+}
+
+/** Whether the file at `path` stays out of the prompt now (loadable: held). */
+export function heldOut(state: LoadState, path: string, at: UserPlaces): boolean {
+  const now = loadable(state, path, at);
+  return now !== undefined && "held" in now;
 }
 
 /**
- * `tool` noting in `state.wrote` what its call left one of the user's instruction files as (the
- * hash of the file or folder skill it wrote in, just after): hey's write_file and edit only; a file
- * written another way (bash, another hey) is no write of this session's.
+ * `tool` as it meets the user's instruction files under a permission list: hey's write_file and
+ * edit note in `state.wrote` what they left one as (the hash of the file or folder skill written
+ * in, just after; a file written another way — bash, another hey — is no write of this session's);
+ * read_file of a skill's file (its `.md`, or any file in a folder skill) reads only a skill that
+ * loads as it is (loadable): one changed since the user approved it, or new, is refused — its new
+ * text is not the user's until the next start's question — and so is one that changed during the read.
  */
-export function notingWrites(tool: Tool, state: Pick<InstructionState, "instructions" | "wrote">, at: UserPlaces): Tool {
-  if (tool.name !== TOOL.writeFile && tool.name !== TOOL.edit) return tool;
+export function guardingInstructions(tool: Tool, state: LoadState, at: UserPlaces): Tool {
+  const writes = tool.name === TOOL.writeFile || tool.name === TOOL.edit;
+  if (!writes && tool.name !== TOOL.readFile) return tool;
+  const skillOf = (args: Record<string, unknown>, cwd: string) => {
+    const where = typeof args.path === "string" && state.instructions !== undefined ? resolveUserPath(args.path, cwd, at.home) : undefined;
+    if (!where || "error" in where) return undefined;
+    // a file in a folder skill, at any depth, changes the folder's hash: the skill is its SKILL.md
+    const above = (p: string): string[] => (dirname(p) === p ? [] : [join(dirname(p), "SKILL.md"), ...above(dirname(p))]);
+    return [where.abs, ...above(where.abs)].find((p) => (writes || p.endsWith(".md")) && isUserInstruction(p, at));
+  };
   return {
     ...tool,
     async run(args, ctx) {
+      const path = skillOf(args, ctx.cwd);
+      if (!writes) {
+        const unread = path && unreadable(state, path, at);
+        if (unread) return toolError(unread);
+        const result = await tool.run(args, ctx);
+        return path && unreadable(state, path, at) ? toolError(unreadable(state, path, at)!) : result;
+      }
       const result = await tool.run(args, ctx);
-      const where = typeof args.path === "string" && state.instructions !== undefined ? resolveUserPath(args.path, ctx.cwd, at.home) : undefined;
-      if (result.isError || !where || "error" in where) return result;
-      // a file in a folder skill, at any depth, changes the folder's hash: the skill is its SKILL.md
-      const above = (p: string): string[] => (dirname(p) === p ? [] : [join(dirname(p), "SKILL.md"), ...above(dirname(p))]);
-      const path = [where.abs, ...above(where.abs)].find((p) => isUserInstruction(p, at));
-      const hash = path && instructionHash(path, at);
+      const hash = !result.isError && path && instructionHash(path, at);
       if (path && hash) (state.wrote ??= {})[path] = [...(state.wrote[path] ?? []), hash];
       return result;
     },
   };
+}
+
+/** Why read_file may not read the skill whose file is `path` (guardingInstructions), or undefined when it loads as it is. */
+function unreadable(state: LoadState, path: string, at: UserPlaces): string | undefined {
+  const now = loadable(state, path, at);
+  if (now === undefined || ("bytes" in now && !now.kept)) return undefined;
+  const had = state.instructions?.[path] !== undefined && state.held?.[path] === undefined;
+  return `blocked by permission rules: ${path} is the user's own skill, ${had ? "changed since the user approved it at the start" : "new or changed since the user last approved it"}, not by this session's write_file or edit; its text now is not approved (another process may have written it), so it is not read — it waits for the user's yes at the next start${had ? "; /skill sends the text as approved" : ""}`;
+}
+
+/** The text the question shows of a file: the bytes that were hashed (userInstructionFiles), up to COPY_MAX_BYTES. */
+const shownText = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes.subarray(0, COPY_MAX_BYTES)).toString("utf8") : "");
+
+/** A folder skill's shown change with the other files that changed in its folder named (folderChanges), when known. */
+function withFolder(shown: string[], changed: string[] | undefined): string[] {
+  if (!changed?.length) return shown;
+  const named = `changed in its folder: ${changed.join(", ")}`;
+  return shown[0]?.startsWith("(SKILL.md as you approved it") ? [`(SKILL.md as you approved it; ${named})`] : [...shown, `(also ${named})`];
 }

@@ -92,3 +92,21 @@ test("a folder skill the agent wrote a reference file into is held whole, though
   expect(r.stderr).toContain("left out: ~/.config/hey/skills/deploy/SKILL.md, a skill changed since you last approved");
   expect(lastSystem()).not.toContain("Deploy the site");
 });
+
+// x164 #2: the skill's text at use time is checked too, not only its entry in the list
+test("the model's read_file of a skill of yours rewritten another way since you approved it is refused, its text not sent", async () => {
+  const skill = join(configDir(), "skills", "deploy", "SKILL.md");
+  mkdirSync(join(skill, ".."), { recursive: true });
+  writeFileSync(skill, "---\nname: deploy\ndescription: Deploy the app\n---\nRun ./deploy.sh --staging\n");
+  scripted.userConfig(ALLOW_ALL);
+  expect((await hey(["-p", "hi"])).code).toBe(0); // the first run with the list: approved as it is
+  scripted.calls = [["read_file", { path: skill }]];
+  expect((await hey(["-p", "deploy"])).code).toBe(0);
+  expect(JSON.stringify(scripted.model.requests.at(-1)!.messages)).toContain("--staging"); // as approved: read
+  writeFileSync(skill, `---\nname: deploy\ndescription: Deploy the app\n---\n${INJECTED}\n`); // a background writer, another hey
+  const r = await hey(["-p", "deploy again"]);
+  const sent = JSON.stringify(scripted.model.requests.at(-1)!.messages);
+  expect(sent).toContain("blocked by permission rules");
+  expect(sent).not.toContain("evil.example");
+  expect(r.stderr).toContain("left out: ~/.config/hey/skills/deploy/SKILL.md");
+});

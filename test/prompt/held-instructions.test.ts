@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { reloadAll } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
 import { instructionHash } from "../../src/prompt/user-instructions.ts";
-import { notingWrites, type InstructionState } from "../../src/trust/instructions.ts";
+import { guardingInstructions, type InstructionState } from "../../src/trust/instructions.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -81,7 +81,7 @@ test("held files stay out whatever they hold since; a file another process write
   expect(source.unloadedSkill("other")).toContain("is new or changed since you approved your instruction files");
 
   // this session's own write_file: a skill it made loads at /reload; a held file it rewrites stays out
-  const tool = notingWrites(createWriteFileTool(), state, places);
+  const tool = guardingInstructions(createWriteFileTool(), state, places);
   const ctx = { signal: new AbortController().signal, cwd: dir.path };
   const made = join(configDir, "skills", "made", "SKILL.md");
   expect((await tool.run({ path: made, content: skillText("made", "Written by the agent in this session") }, ctx)).isError).toBeFalsy();

@@ -4,6 +4,7 @@
 // (the allow list of the files before it, or every tool call where none has one), a project
 // trusted at hey's question is said to have lost its record, not to have had trust.json changed,
 // and a yes to the trust question in that run is kept by the record the run writes.
+import { INSTRUCTIONS_KEPT } from "../../src/config/approvals.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -101,7 +102,7 @@ test("a yes to the trust question in the run that finds the record removed is ke
   const first = await start("y", true);
   expect(first.asked).toContain("Trust this project?");
   expect(first.trusted).toBe(true);
-  expect((JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { trusted: string[] }).trusted).toEqual([here.root]);
+  expect((JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { trusted: string[] }).trusted.filter((p) => p !== INSTRUCTIONS_KEPT)).toEqual([here.root]);
   const next = await start(undefined, true);
   expect(next.trusted).toBe(true);
   expect(next.said.join("\n")).not.toContain(here.trustFile);
@@ -115,5 +116,5 @@ test("after a removed record, trust.json's other yeses (not given at this run's 
   const elsewhere = join(realpathSync(tmp.path), "elsewhere");
   writeFileSync(here.trustFile, JSON.stringify({ version: 1, projects: { [elsewhere]: { trusted: true, decided: "" } } }));
   await start("y", true);
-  expect((JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { trusted: string[] }).trusted).toEqual([here.root]);
+  expect((JSON.parse(readFileSync(here.approvalsFile, "utf8")) as { trusted: string[] }).trusted.filter((p) => p !== INSTRUCTIONS_KEPT)).toEqual([here.root]);
 });
