@@ -91,3 +91,32 @@ test("an --approve run's guide names the folders the next run without --approve 
   expect(second).toContain(guide);
   expect(textOf(model.requests[1]!.messages.at(-1))).toBe("second"); // no note: the model never heard the project's .hey/ loads for good
 });
+
+// x162 finding 1: a project trusted by `hey trust` with nothing in its .hey/ yet. A -p run read no trust.json when
+// nothing was guarded, so its guide named ~/.config/hey/skills while the REPL's named the project's .hey/skills:
+// the system prompt changed at each move between them, and the skill had two homes
+test("a project trusted with hey trust, nothing in it yet: the REPL, hey -c -p and hey --approve -c -p from a subdirectory keep one system prompt naming its .hey/", async () => {
+  const root = join(realpathSync(projects.path), "work");
+  const sub = join(root, "sub");
+  mkdirSync(join(root, ".git"), { recursive: true }); // the project root, found from sub/
+  mkdirSync(sub);
+  const trust = await startTerm({ args: ["trust"], cwd: sub, env: { HOME: home.path } });
+  terminals.push(trust);
+  await trust.waitFor("Trust this project? (y/N)");
+  await trust.type("y");
+  await trust.keys("Enter");
+  await trust.waitFor("is trusted now", { scrollback: true, joined: true });
+
+  await repl(sub, [], "first");
+  await oneShot(sub, "second");
+  const approved = await runHey(["--approve", "-c", "-p", "third"], { cwd: sub, env: { HOME: home.path }, timeoutMs: 60_000 });
+  expect(approved.code).toBe(0);
+
+  const sent = model.requests;
+  expect(sent.length).toBe(3);
+  const first = systemOf(sent[0]!);
+  for (const r of sent) expect(systemOf(r)).toBe(first);
+  expect(first).toContain(`Keep a procedure as a skill: ${join(root, ".hey", "skills")}/<name>/SKILL.md`);
+  expect(first).toContain(`${join(root, ".hey", "config.toml")} (this project)`);
+  for (let k = 1; k < sent.length; k++) expect(extends_(sent[k - 1]!, sent[k]!)).toBe(true);
+});
