@@ -230,7 +230,8 @@ export interface TrustOutcome {
  * Settles trust for this run: `--approve`, a recorded answer, or — in the REPL, for a project
  * with something to guard — `ask`, whose y or n is recorded (anything else, Enter included, is a
  * no for this run only: see readAnswer). Problems with trust.json are
- * warnings (the project is then not trusted unless approved). "cancelled": Ctrl-C at the question.
+ * warnings (the project is then not trusted unless approved) — except in a run without a terminal
+ * in a project with nothing to guard, which reads a recorded yes quietly. "cancelled": Ctrl-C at the question.
  */
 export async function settleTrust(opts: {
   /** the project (fs/places.ts): its root and its config files, whose effects the question lists */
