@@ -116,7 +116,7 @@ export const SECTIONS = {
       kind: "count",
       default: 60_000,
       range: [0, HOUR_MS],
-      doc: "the longest wait; a server asking for longer fails at once, saying when it allows the next try",
+      doc: "the longest wait; a server asking for longer fails at once, saying when it allows the next try (raise this to wait for it)",
     },
     jitter: { kind: "boolean", default: true, doc: "waits are randomized (never below what the server asked)" },
     respect_retry_after: {

@@ -173,6 +173,8 @@ export class ProviderError extends Error {
   readonly answerless: boolean;
   /** the endpoint said it has no such model (a 404 naming it): another model may answer where this one cannot (a fallback) */
   readonly missingModel: boolean;
+  /** given up unretried as the server's wait is longer than hey waits ([retry] max_delay_ms): a longer wait or another model would help (retried-request.ts) */
+  readonly waitTooLong: boolean;
   /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
@@ -195,6 +197,7 @@ export class ProviderError extends Error {
       silent?: boolean;
       answerless?: boolean;
       missingModel?: boolean;
+      waitTooLong?: boolean;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -209,6 +212,7 @@ export class ProviderError extends Error {
     this.silent = opts.silent ?? false;
     this.answerless = this.silent || (opts.answerless ?? false);
     this.missingModel = opts.missingModel ?? false;
+    this.waitTooLong = opts.waitTooLong ?? false;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

@@ -95,7 +95,7 @@ export function retryOrGiveUp(
   );
   if (!decision.retry) {
     const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
-    const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
+    const kept = { ...(error.missingModel ? { missingModel: true } : {}), ...(decision.waitTooLong ? { waitTooLong: true } : {}) }; // what a fallback is chosen by; what the run's end advises
     return { error: new ProviderError(error.kind, decision.why ? `${said} — ${decision.why}` : said, kept) };
   }
   const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};

@@ -47,7 +47,7 @@ export function countStuckTries(before: StuckTries, failure: { silent: boolean; 
 }
 
 /** `retries`: how many this failure gets in all, when other than the policy's maxRetries (an empty answer's EMPTY_RETRIES, a loading model's tries) */
-export type RetryDecision = { retry: true; delayMs: number; retries?: number } | { retry: false; why?: string };
+export type RetryDecision = { retry: true; delayMs: number; retries?: number } | { retry: false; why?: string; waitTooLong?: true };
 
 /**
  * Jitter added to a server-given delay, at most this fraction of it: the server's wait is
@@ -153,6 +153,7 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
       return {
         retry: false,
         why: `the server allows the next try in ${formatWait(server)}, longer than hey waits ([retry] max_delay_ms = ${policy.maxDelayMs})`,
+        waitTooLong: true,
       };
     return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))), ...fewer };
   }

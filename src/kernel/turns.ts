@@ -193,7 +193,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
           self.append(ended);
           return { message: ended, answered: false, stop: "stop", tools: context.tools };
         }
-        return self.fail(reply.error.kind, reply.error.message + advice(reply.error), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
+        return self.fail(reply.error.kind, reply.error.message + advice(reply.error, deps.fallback !== undefined), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
       // calls made anyway in the hand-off will never run: left out of a copy, as a message is never edited once made (the reply was weighed and shown already)
@@ -262,8 +262,15 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   return self;
 }
 
-/** What the user can do about the error that ends the run, after its words; not in the error a fallback is told by (it just switched models). */
-const advice = (error: ProviderError) => (error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "");
+/**
+ * What the user can do about the error that ends the run, after its words; not in the error a fallback is told by (it just
+ * switched models). `fallbacks`: some are set, so the run has tried them.
+ */
+function advice(error: ProviderError, fallbacks: boolean): string {
+  if (error.kind === "quota_exhausted") return " (switch models with /model or -m)";
+  if (!error.waitTooLong) return "";
+  return `; raise max_delay_ms to wait, or use another model (${fallbacks ? "/model or -m" : "/model, -m or --fallback-model"})`;
+}
 
 /** Why a request goes with thinking off (the debug log's line). */
 const THINKING_BLOCKED =

@@ -53,15 +53,17 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
 
   // a 429's limit reset time last, after any wait the server states: OpenRouter's per-minute 429 names no other (limitReset)
   const now = serverClock(headerReader(err.headers), ctx.now);
-  const stated = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
-  const retryAfterMs = stated ?? (status === 429 ? (retryHintOf(said) ?? limitReset(body, headerReader(err.headers), now)) : undefined);
+  const stated = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now) ?? (status === 429 ? retryHintOf(said) : undefined);
+  const reset = status === 429 && stated === undefined ? limitReset(body, headerReader(err.headers), now) : undefined;
+  const retryAfterMs = stated ?? reset;
   // the gateway's own words decide: an upstream's 429 may say "check quota" of a per-minute limit
   // but OpenRouter's "fewer max_tokens … can only afford N": a lower max_tokens is answered (ui/setup-help.ts names it)
   const quota = (status === 402 && affordableTokens(own) === undefined) || (status === 429 && isQuota(body, own));
   return classifyFailure(
     {
       status,
-      said: quota || status === 429 ? `${said}${resetOf(body, now)}` : said, // a retry's line says when the limit resets too
+      // a retry's line says when the limit resets too, unless that is the wait: the retry's and give-up's lines say it (kernel/retry.ts)
+      said: quota || (status === 429 && reset === undefined) ? `${said}${resetOf(body, now)}` : said,
       quota,
       body,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -230,7 +230,8 @@ export interface TrustOutcome {
  * Settles trust for this run: `--approve`, a recorded answer, or — in the REPL, for a project
  * with something to guard — `ask`, whose y or n is recorded (anything else, Enter included, is a
  * no for this run only: see readAnswer). Problems with trust.json are
- * warnings (the project is then not trusted unless approved). "cancelled": Ctrl-C at the question.
+ * warnings (the project is then not trusted unless approved) — except in a run without a terminal
+ * in a project with nothing to guard, which reads a recorded yes quietly. "cancelled": Ctrl-C at the question.
  */
 export async function settleTrust(opts: {
   /** the project (fs/places.ts): its root and its config files, whose effects the question lists */
@@ -249,7 +250,14 @@ export async function settleTrust(opts: {
   const project = projectKey(opts.here.root);
   const resources = gatedResources(opts.here.root);
   let stored: boolean | undefined;
-  if ((resources.length > 0 || opts.interactive) && !opts.approve) {
+  if (opts.approve) {
+    // trusted whatever trust.json says: it is read below, quietly, only for what the guide names
+  } else if (resources.length === 0 && !opts.interactive) {
+    // nothing to guard: the recorded yes is read all the same (~0.1 ms, one small file), quietly — a problem with the
+    // file is said by a run it changes something in — so the skill guide names the project's folders as the REPL's does:
+    // a guide that differed gave one session two system prompts, billed in full at each move between them (x162)
+    if (recordedQuietly(opts.here.root, file, opts.approvals.record)) stored = true;
+  } else {
     try {
       stored = readTrust(file).projects[project]?.trusted;
     } catch (e) {
@@ -264,8 +272,8 @@ export async function settleTrust(opts: {
   }
   const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
   if (decision !== "ask") {
-    // --approve reads no trust.json: whether the next plain run trusts the project is asked quietly (a warning is that run's to say)
-    const approvedOnly = opts.approve && !((resources.length > 0 || opts.interactive) && recordedQuietly(opts.here.root, file, opts.approvals.record));
+    // --approve: whether the next plain run trusts the project is asked quietly (a warning is that run's to say)
+    const approvedOnly = opts.approve && !recordedQuietly(opts.here.root, file, opts.approvals.record);
     return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, approvedOnly, file };
   }
   const shown = readProjectFiles(opts.here).files; // read once: a yes approves what the question listed

@@ -79,10 +79,32 @@ test("OpenRouter's daily cap on free models: one request, no retries, and the er
   const run = await viaOpenRouter(["-p", "hi"]);
   expect(run.code).toBe(1);
   expect(openrouter.requests.length - before).toBe(1);
+  // 5 h 1 min: the server's Date counts whole seconds, so the wait measured from it may be a second over
   expect(run.stderr).toMatch(
-    /^error: quota exhausted \(429\): Rate limit exceeded: free-models-per-day-high-balance\. — the limit resets in (4 h 59|5 h 0) min/,
+    /^error: quota exhausted \(429\): Rate limit exceeded: free-models-per-day-high-balance\. — the limit resets in (4 h 59|5 h 0|5 h 1) min/,
   );
   expect(run.stderr).not.toContain("retrying");
+});
+
+// x161 #4: the line said the wait twice ("the limit resets in 2 min — the server allows the next try in 2 min") and not what would help
+test("OpenRouter's per-minute cap resetting later than hey waits: one request, one line saying the wait once and what gets past it", async () => {
+  const before = openrouter.requests.length;
+  const reset = Date.now() + 5 * 60_000;
+  openrouter.enqueue(
+    jsonReply(429, {
+      error: {
+        message: "Rate limit exceeded: free-models-per-min. ",
+        code: 429,
+        metadata: { headers: { "X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset) } },
+      },
+    }),
+  );
+  const run = await viaOpenRouter(["-p", "hi"]);
+  expect(run.code).toBe(1);
+  expect(openrouter.requests.length - before).toBe(1);
+  expect(run.stderr).toMatch(
+    /^error: http:\/\/127\.0\.0\.1:\d+\/api\/v1: rate limited \(429\): Rate limit exceeded: free-models-per-min\. — the server allows the next try in [56] min, longer than hey waits \(\[retry\] max_delay_ms = 60000\); raise max_delay_ms to wait, or use another model \(\/model, -m or --fallback-model\)\n$/,
+  );
 });
 
 test("OpenRouter's 402 'fewer max_tokens … can only afford 1203': one request, and the error names max_tokens, not a spent quota nor another model", async () => {

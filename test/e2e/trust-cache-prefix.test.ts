@@ -91,3 +91,64 @@ test("an --approve run's guide names the folders the next run without --approve 
   expect(second).toContain(guide);
   expect(textOf(model.requests[1]!.messages.at(-1))).toBe("second"); // no note: the model never heard the project's .hey/ loads for good
 });
+
+// x162 finding 1: a project trusted by `hey trust` with nothing in its .hey/ yet. A -p run read no trust.json when
+// nothing was guarded, so its guide named ~/.config/hey/skills while the REPL's named the project's .hey/skills:
+// the system prompt changed at each move between them, and the skill had two homes
+test("a project trusted with hey trust, nothing in it yet: the REPL, hey -c -p and hey --approve -c -p from a subdirectory keep one system prompt naming its .hey/", async () => {
+  const root = join(realpathSync(projects.path), "work");
+  const sub = join(root, "sub");
+  mkdirSync(join(root, ".git"), { recursive: true }); // the project root, found from sub/
+  mkdirSync(sub);
+  const trust = await startTerm({ args: ["trust"], cwd: sub, env: { HOME: home.path } });
+  terminals.push(trust);
+  await trust.waitFor("Trust this project? (y/N)");
+  await trust.type("y");
+  await trust.keys("Enter");
+  await trust.waitFor("is trusted now", { scrollback: true, joined: true });
+
+  await repl(sub, [], "first");
+  await oneShot(sub, "second");
+  const approved = await runHey(["--approve", "-c", "-p", "third"], { cwd: sub, env: { HOME: home.path }, timeoutMs: 60_000 });
+  expect(approved.code).toBe(0);
+
+  const sent = model.requests;
+  expect(sent.length).toBe(3);
+  const first = systemOf(sent[0]!);
+  for (const r of sent) expect(systemOf(r)).toBe(first);
+  expect(first).toContain(`Keep a procedure as a skill: ${join(root, ".hey", "skills")}/<name>/SKILL.md`);
+  expect(first).toContain(`${join(root, ".hey", "config.toml")} (this project)`);
+  for (let k = 1; k < sent.length; k++) expect(extends_(sent[k - 1]!, sent[k]!)).toBe(true);
+});
+
+// x161 #3, x162 #4: under a permission list the guide said a new skill loads "at the user's /reload or next run", but
+// one the agent writes in the user's folders is left out of the next -p run, waiting for the user's yes at a terminal
+test("under a permission list the guide says a new skill of the user's waits for their yes, in the REPL and -p alike, as the next -p run does", async () => {
+  model.stop();
+  const skill = "~/.config/hey/skills/lint/SKILL.md";
+  model = startModelServer((req) => {
+    if (req.messages.at(-1)?.role === "tool") return { text: "saved" };
+    const said = textOf(req.messages.at(-1));
+    return said === "save"
+      ? { calls: [["write_file", { path: skill, content: "---\nname: lint\ndescription: Lint the code.\n---\nRun the linter.\n" }]] }
+      : { text: "ok" };
+  });
+  const provider = `[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`;
+  const list = `[permission]\nallow = ["read_file", "write_file"]\n`;
+  writeFileSync(join(home.path, ".config", "hey", "config.toml"), `[default]\nprovider = "mock"\nmodel = "m"\n\n${provider}\n${list}`);
+  const work = join(realpathSync(projects.path), "work");
+  mkdirSync(work);
+  await repl(work, [], "first");
+  await oneShot(work, "save");
+  const next = await runHey(["-c", "-p", "third"], { cwd: work, env: { HOME: home.path }, timeoutMs: 60_000 });
+  expect(next.code).toBe(0);
+  expect(next.stderr).toContain(`left out: ${skill}`); // what the guide now tells the model
+
+  const sent = model.requests;
+  const first = systemOf(sent[0]!);
+  for (const r of sent) expect(systemOf(r)).toBe(first);
+  expect(first).toContain(
+    "Both load at the user's /reload (a new server after their yes); later runs leave a new or changed skill out until the user approves it when hey next starts at a terminal.",
+  );
+  expect(first).not.toContain("or next run");
+});

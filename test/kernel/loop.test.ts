@@ -433,14 +433,25 @@ describe("retries", () => {
     expect(deps.output.of("retry")).toEqual([{ type: "retry", attempt: 1, delay_ms: 3000, error: "rate limited (429)" }]);
   });
 
-  test("a server delay longer than max_delay_ms is not waited: it fails at once saying when", async () => {
+  // x161 #4: the line said the wait but not what would get past it
+  test("a server delay longer than max_delay_ms is not waited: it fails at once saying when, and what would help", async () => {
     const deps = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]));
     const result = await runLoop([userMessage("q")], deps);
     expect(result.stop).toBe("error");
     expect(deps.clock.slept).toEqual([]);
     expect(deps.output.of("error")[0]!.message).toBe(
-      "rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000)",
+      "rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000); raise max_delay_ms to wait, or use another model (/model, -m or --fallback-model)",
     );
+    // with fallback models set, none left to take it: only the longer wait is named
+    const tried = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]), { fallback: async () => undefined });
+    await runLoop([userMessage("q")], tried);
+    expect(tried.output.of("error")[0]!.message).toEndWith(
+      "longer than hey waits ([retry] max_delay_ms = 60000); raise max_delay_ms to wait, or use another model (/model or -m)",
+    );
+    // given up for another reason: nothing about the wait
+    const spent = loopDeps(fakeProvider(Array.from({ length: 6 }, () => ({ error: rate(1000) }))));
+    await runLoop([userMessage("q")], spent);
+    expect(spent.output.of("error")[0]!.message).toBe("rate limited (429) — gave up after 5 retries");
   });
 
   test("503s back off exponentially within the jitter bounds, then give up after max_retries", async () => {

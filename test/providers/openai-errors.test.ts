@@ -152,13 +152,24 @@ describe("OpenRouter", () => {
     });
     const err = toProviderError(apiError(429, perMinute(45_000)), ctx);
     expect(err).toMatchObject({ kind: "rate_limit", retryAfterMs: 45_000 });
-    expect(err.message).toBe("rate limited (429): Rate limit exceeded: free-models-per-min. — the limit resets in 45 s");
+    // the reset is the wait, which the retry's line ("retrying in 45 s") and the give-up's say: not said twice (x161 #4)
+    expect(err.message).toBe("rate limited (429): Rate limit exceeded: free-models-per-min.");
+    // a wait the server states otherwise: the reset is said beside it
+    const stated = toProviderError(apiError(429, perMinute(150_000), { "retry-after": "20" }), ctx);
+    expect(stated).toMatchObject({
+      retryAfterMs: 20_000,
+      message: "rate limited (429): Rate limit exceeded: free-models-per-min. — the limit resets in 3 min",
+    });
     const policy = { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60_000, jitter: true, respectRetryAfter: true };
     const wait = retryDecision(err, 1, policy, () => 0.5);
     expect(wait.retry && wait.delayMs).toBeGreaterThanOrEqual(45_000);
     // a reset later than hey waits: said at once, not after five requests that cannot succeed
     const late = retryDecision(toProviderError(apiError(429, perMinute(150_000)), ctx), 1, policy);
-    expect(late).toEqual({ retry: false, why: "the server allows the next try in 3 min, longer than hey waits ([retry] max_delay_ms = 60000)" });
+    expect(late).toEqual({
+      retry: false,
+      why: "the server allows the next try in 3 min, longer than hey waits ([retry] max_delay_ms = 60000)",
+      waitTooLong: true,
+    });
     // the same header on the response itself (epoch seconds too); a reset in the past names no wait
     expect(toProviderError(apiError(429, { message: "slow down" }, { "x-ratelimit-reset": String((NOW + 30_000) / 1000) }), ctx).retryAfterMs).toBe(30_000);
     expect(toProviderError(apiError(429, perMinute(-5000)), ctx).retryAfterMs).toBeUndefined();

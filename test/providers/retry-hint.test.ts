@@ -100,6 +100,7 @@ describe("through the openai SDK and the retry policy", () => {
     expect(retryDecision(error, 1, POLICY)).toEqual({
       retry: false,
       why: "the server allows the next try in 11 h 50 min, longer than hey waits ([retry] max_delay_ms = 60000)",
+      waitTooLong: true,
     });
   });
 });

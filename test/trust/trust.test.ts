@@ -333,6 +333,34 @@ describe("on disk", () => {
       expect(readFileSync(join(config, "trust.json"), "utf8")).toBe("{oops");
     });
   });
+
+  // x162 finding 1: a run without a terminal read no trust.json when nothing was guarded, so a project trusted
+  // with `hey trust` before anything was in its .hey/ was trusted in the REPL and not under -p: two skill guides
+  test("with nothing to guard, a run without a terminal finds the recorded yes as the REPL does, quietly", async () => {
+    const warnings: string[] = [];
+    const settle = (approve = false) =>
+      settleTrust({
+        here: { root: project, projectConfig: join(project, ".hey", "config.toml"), projectMcpJson: join(project, ".mcp.json") },
+        trustFile: join(config, "trust.json"),
+        approve,
+        interactive: false,
+        ask: async () => undefined,
+        warn: (w) => warnings.push(w),
+        approvals: { record: readApprovals(approvalsFile()), file: approvalsFile() },
+      });
+    expect(await settle()).toMatchObject({ trusted: false, resources: [], provisional: false });
+    await updateApprovals(approvalsFile(), (a) => a); // an earlier run wrote the record
+    await recordTrust(join(config, "trust.json"), projectKey(project), true, approvalsFile()); // hey trust's yes
+    expect(await settle()).toMatchObject({ trusted: true, stored: true, resources: [], provisional: false, approvedOnly: false });
+    expect(await settle(true)).toMatchObject({ trusted: true, approvedOnly: false }); // --approve: trusted for every run all the same
+    // a yes written behind hey's back is not the user's; a broken file trusts nothing: both said by a run they change something in
+    writeFileSync(join(config, "trust.json"), JSON.stringify({ version: 1, projects: { [realpathSync(project)]: { trusted: true, decided: "" } } }));
+    await updateApprovals(approvalsFile(), (a) => ({ ...a, trusted: [] }));
+    expect(await settle()).toMatchObject({ trusted: false, stored: undefined });
+    writeFileSync(join(config, "trust.json"), "{oops");
+    expect(await settle()).toMatchObject({ trusted: false, stored: undefined });
+    expect(warnings).toEqual([]);
+  });
 });
 
 describe("what trusting a project would let it do (issue 26)", () => {

@@ -68,15 +68,16 @@ test("at the interactive prompt a gone file's lists are asked about: no keeps th
   expect(after.said).toEqual([]);
 });
 
-test("a trusted project's .hey/config.toml that is gone keeps its recorded deny entries, named as the project's", async () => {
+test("a trusted project's .hey/config.toml that is gone keeps its recorded lists in a one-shot run, as at the interactive prompt", async () => {
   const projectFile = here.projectConfig;
   mkdirSync(here.configDir, { recursive: true });
   writeFileSync(here.trustFile, JSON.stringify({ version: 1, projects: { [here.root]: { trusted: true, decided: "" } } }));
-  writeRecord({ [projectFile]: { mcp: {}, deny: ["bash: curl *"], endpoints: {}, vars: [] } }, [here.root]);
+  writeRecord({ [projectFile]: { mcp: {}, allow: ["read_file"], deny: ["bash: curl *"], endpoints: {}, vars: [] } }, [here.root]);
   const run = await start();
   expect(run.permission.deny.some((e) => e.includes("bash: curl *"))).toBe(true);
-  // a one-shot run in a project with nothing left to load reads no trust: the deny entries apply as an untrusted project's
-  expect(run.said).toContain(`${projectFile} is gone; the project's deny entries recorded there still apply; run hey at a terminal to drop them`);
+  // a one-shot run in a project with nothing left to load reads its trust all the same (x162 #1): its allow list still narrows
+  expect(run.permission.narrow).toEqual([{ source: projectFile, allow: ["read_file"] }]);
+  expect(run.said).toContain(`${projectFile} is gone; the lists you approved there still apply; run hey at a terminal to drop them`);
 });
 
 test("at the interactive prompt, in the trusted project, its gone file's recorded allow and deny lists still narrow until a yes", async () => {
