@@ -86,3 +86,19 @@ test("without a list the project's skill loads as before, asking nothing", async
   expect(r.stderr).not.toContain("left out");
   expect(lastSystem()).toContain("ALWAYS use this first");
 });
+
+test("in an untrusted project, /skill:NAME of the user's own skill waiting for a yes says it waits for the next start, not /trust", async () => {
+  mkdirSync(join(scripted.project.path, ".git"));
+  scripted.userConfig(ALLOW_ALL);
+  expect((await hey(["-p", "hi"])).code).toBe(0); // the record written
+  mkdirSync(join(scripted.project.path, ".hey", "skills", "deploy"), { recursive: true });
+  writeFileSync(join(scripted.project.path, ".hey", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Deploy.\n---\nGo.\n");
+  const fixme = join(scripted.home.path, ".config", "hey", "skills", "fixme", "SKILL.md");
+  mkdirSync(join(fixme, ".."), { recursive: true });
+  writeFileSync(fixme, "---\nname: fixme\ndescription: New text by the agent.\n---\nNew.\n");
+  const r = await hey(["-p", "/skill:fixme go"]);
+  expect(r.stderr).toContain(
+    `${fixme} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start`,
+  );
+  expect(r.stderr).not.toContain("/trust, then /reload");
+});
