@@ -25,7 +25,7 @@ import type { Runtime } from "./runtime.ts";
 import { SessionLockedError } from "./sessions/lock.ts";
 import { openSession, SessionError } from "./sessions/open-session.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import { decideInstructions, decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa } from "./trust/approve.ts";
+import { decideInstructions, decideWidenings, recordApprovals, recordOnAnswer, saidYes, widenings, withPendingCa, withProjectSkills } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
@@ -127,7 +127,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       notices.print(`hey: ${m}`);
       if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
     };
-    const instructionsYes = await decideInstructions(config.settings.permission, approvals, here, ask, warn);
+    const instructionsYes = await decideInstructions(config.settings.permission, approvals, withProjectSkills(here, trust.trusted), ask, warn);
     const yes = instructionsYes || saidYes(begun.config, config, args.run.mcp) || (trust.asked && trust.trusted); // any question's yes: written at once
     await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks), yes);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);

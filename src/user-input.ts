@@ -196,8 +196,9 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean, warn: Warn
   const skills = runtime.skills();
   const skill = findSkill(name, skills);
   if (!skill) {
-    // the project's trust first (it says what /trust and /reload do), else a file written since the skills were loaded, or left out for a mistake
-    const why = titledSkill(name, skills) ? undefined : (runtime.leftOut() ?? (skillsOn ? runtime.unloadedSkill(name) : undefined));
+    // why a skill of the folders that load now is not loaded (waiting for the user's yes, written since the skills were loaded, a
+    // mistake in it) first; else the project's trust, which says what /trust and /reload do for the project's folders alone
+    const why = titledSkill(name, skills) ? undefined : ((skillsOn ? runtime.unloadedSkill(name) : undefined) ?? runtime.leftOut());
     throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
   }
   try {

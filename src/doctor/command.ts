@@ -14,6 +14,7 @@ import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, unapprovedRoute, type ProxySources } from "../net/proxy.ts";
 import { decideInstructions, decideWidenings } from "../trust/approve.ts";
+import { withProjectSkills } from "../trust/instructions.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
 import { setupHint } from "../ui/setup-help.ts";
 import { canDraw, writer } from "../ui/term.ts";
@@ -89,7 +90,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const filter = filterLine(settings.tools.bashFilter, settings.bashFilterSource, config.warnings); // an unrunnable bash_filter too
   for (const w of config.warnings) if (!grep.endsWith(w) && !filter?.endsWith(w)) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
-  await decideInstructions(settings.permission, begun.approvals, here, undefined, warn, false); // your AGENTS.md and skills a -p run would leave out
+  await decideInstructions(settings.permission, begun.approvals, withProjectSkills(here, begun.trust.trusted), undefined, warn, false); // your AGENTS.md and skills a -p run would leave out
   const provider = settings.provider;
   if (unsendable(provider)) throw new ConfigError(unsendable(provider)!); // no probe goes out there, nor without a model name
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };

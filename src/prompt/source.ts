@@ -70,7 +70,8 @@ export interface PromptSourceOptions extends PeerDirs {
   /**
    * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) as
    * approved at the start and as this session wrote them; any other text of theirs is held out
-   * (trust/instructions.ts heldOut), asked at start-up and at each `/reload`; undefined: none is
+   * (trust/instructions.ts heldOut) until the user's yes at the next interactive start — `/reload`
+   * names the skills waiting, and asks nothing; undefined: none is
    */
   approvals?: LoadState;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
@@ -245,9 +246,16 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const nextGuide = guideOf();
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
+      // a skill left out for want of the user's yes: "nothing changed" alone would read as if /reload had missed it
+      const waiting = opts.approvals?.instructions ? loadSkills(folders(trusted)).skills.filter((s) => held(s.path)) : [];
       return {
         errors: [],
-        warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : []), ...keptLines()],
+        warnings: [
+          ...fresh.map((p) => p.message),
+          ...(size && size !== sizeSaid ? [size] : []),
+          ...keptLines(),
+          ...waiting.map((s) => waitingLine(mine(s.path))),
+        ],
         userOnly: fresh.filter((p) => !modelHears(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
@@ -286,7 +294,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
     const all = loadSkills(folders(opts.skills.trusted()));
     const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
-    if (waiting) return `${waiting} ${HELD_SKILL}: start \`hey\` at a terminal and answer its question to use it`;
+    if (waiting) return waitingLine(waiting);
     const now = load(opts.skills.trusted());
     const written = now.skills.find((s) => s.name === name)?.path;
     if (written) return `${written} was written after the skills were loaded: /reload loads it`;
@@ -332,6 +340,10 @@ function headOf(bytes: Uint8Array, max: number): ReturnType<typeof readHeadText>
 
 /** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */
 export const HELD_SKILL = "is new or changed since you approved your instruction files";
+
+/** Why a skill waiting for the user's yes is not loaded: hey asks at an interactive start alone, never at `/reload` (the start's question is the one place the user weighs them). */
+const waitingLine = (path: string) =>
+  `${path} ${HELD_SKILL}: it waits for your yes, which hey asks at its next interactive start (quit, then start \`hey\` at a terminal)`;
 
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;

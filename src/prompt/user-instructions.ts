@@ -15,6 +15,12 @@ import type { UserInstruction } from "../trust/instruction-approval.ts";
 export interface UserPlaces extends PeerDirs {
   configDir: string;
   home: string;
+  /**
+   * a trusted project's `.hey/skills` while a list is set: hey's own folder in the project, which
+   * the agent writes as easily as the user's and every later session there reads, so its skills are
+   * weighed as the user's are (the repository's AGENTS.md and its other folders are its content)
+   */
+  projectSkills?: string;
 }
 
 /** A folder skill's files hashed at most: a skill is a few files; past this hey cannot check it (UNCHECKED). */
@@ -42,7 +48,7 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
     const read = isFile(path) ? readHashed(path, at) : undefined;
     if (read) out.push({ path, kind: "AGENTS.md", ...read });
   }
-  for (const { dir } of skillFolders({ ...at, root: at.home, project: false })) {
+  for (const dir of userSkillFolders(at)) {
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -54,7 +60,7 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
       const path = join(dir, name);
       const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
       const read = file && readHashed(file, at);
-      if (file && read) out.push({ path: file, kind: "skill", ...read });
+      if (file && read) out.push({ path: file, kind: dir === at.projectSkills ? "project skill" : "skill", ...read });
     }
   }
   return out;
@@ -79,7 +85,10 @@ export function isUserInstruction(path: string, at: UserPlaces): boolean {
   return userAgentsFiles(at).includes(path) || userSkillFolders(at).includes(dirname(path)) || skillFolderOf(path, at) !== undefined;
 }
 
-const userSkillFolders = (at: UserPlaces) => skillFolders({ ...at, root: at.home, project: false }).map((f) => f.dir);
+const userSkillFolders = (at: UserPlaces) => [
+  ...skillFolders({ ...at, root: at.home, project: false }).map((f) => f.dir),
+  ...(at.projectSkills ? [at.projectSkills] : []),
+];
 
 /** The folder of a folder skill when `path` is its SKILL.md in one of the user's skill folders. */
 const skillFolderOf = (path: string, at: UserPlaces) =>

@@ -11,7 +11,8 @@ import { visible } from "../ui/visible.ts";
 /** One user-level instruction file as found now (prompt/user-instructions.ts). */
 export interface UserInstruction {
   path: string;
-  kind: "AGENTS.md" | "skill";
+  /** `project skill`: in a trusted project's `.hey/skills` (prompt/user-instructions.ts UserPlaces.projectSkills) */
+  kind: "AGENTS.md" | "skill" | "project skill";
   /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (prompt/user-instructions.ts instructionHash) */
   hash: string;
   /** the bytes that were hashed (of a folder skill, its SKILL.md's): what the question shows and the copy keeps */
@@ -145,7 +146,7 @@ const shownLines = (lines: readonly string[]) =>
 
 /** What the question says of one file: what it is, whether new or changed, where. */
 const fileLine = (f: PendingInstruction, home: string) =>
-  `${f.was === "new" ? "+" : "~"} ${f.kind === "skill" ? "skill" : "instructions"} ${visible(tilde(f.path, home))} (${f.was === "new" ? "new" : "changed since you approved it"})`;
+  `${f.was === "new" ? "+" : "~"} ${f.kind === "AGENTS.md" ? "instructions" : f.kind === "skill" ? "skill" : "project skill"} ${visible(tilde(f.path, home))} (${f.was === "new" ? "new" : "changed since you approved it"})`;
 
 /**
  * The interactive start's question: each file on one line with what changed in it below — the
@@ -163,8 +164,13 @@ export function instructionQuestion(pending: readonly PendingInstruction[], home
   if (pending.length > SHOWN_FILES_MAX)
     files.push(`  (past the first ${SHOWN_FILES_MAX} files their lines are not shown: e asks about each file with its lines)`);
   const one = pending.length === 1;
+  // a trusted project's .hey/skills alone: read by every session of this project, not of every project
+  const project = pending.every((f) => f.kind === "project skill");
+  const whose = project
+    ? `This project's .hey/skills: ${one ? "a skill is" : `${pending.length} skills are`}`
+    : `Your own instruction ${one ? "file is" : `files (${pending.length}) are`}`;
   return (
-    `Your own instruction ${one ? "file is" : `files (${pending.length}) are`} new or changed since you last approved ${one ? "it" : "them"}; every session in every project reads ${one ? "it" : "them"} as instructions:\n` +
+    `${whose} new or changed since you last approved ${one ? "it" : "them"}; every session in ${project ? "this project" : "every project"} reads ${one ? "it" : "them"} as instructions:\n` +
     `${files.join("\n")}\n` +
     `A permission list is set, and the agent may have written ${one ? "this file" : "these files"}, so hey asks before ${one ? "it loads" : "they load"}. Use ${one ? "it? (y/N) " : "them? y: all, n: none, e: each on its own (y/N/e) "}`
   );
@@ -183,7 +189,7 @@ export function instructionNotices(pending: readonly PendingInstruction[], home:
   const how = asked ? "hey asks again at the next start" : "to use it, start `hey` at a terminal and answer its question";
   return pending.map(
     (f) =>
-      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "skill" ? "a skill" : "your AGENTS.md"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}` +
+      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "AGENTS.md" ? "your AGENTS.md" : f.kind === "skill" ? "a skill" : "a skill of this project's .hey/skills"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}` +
       (f.kind === "AGENTS.md" && instead ? `; ${visible(tilde(instead, home))}, as you approved it, is read in its place` : ""),
   );
 }
@@ -191,7 +197,7 @@ export function instructionNotices(pending: readonly PendingInstruction[], home:
 /** On the first run with a list where nothing of them was recorded yet: the files taken as they are, counted per folder. */
 export function adoptedInstructionsNotice(files: readonly UserInstruction[], home: string, record: string): string {
   const skills = new Map<string, number>();
-  for (const f of files.filter((f) => f.kind === "skill")) {
+  for (const f of files.filter((f) => f.kind !== "AGENTS.md")) {
     const folder = tilde(skillsFolder(f.path), home);
     skills.set(folder, (skills.get(folder) ?? 0) + 1);
   }

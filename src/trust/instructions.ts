@@ -50,6 +50,8 @@ export interface InstructionState {
   texts?: Record<string, Uint8Array>;
   /** the hashes this session's write_file and edit calls left the user's files with (notingWrites): those load at `/reload` */
   wrote?: Record<string, string[]>;
+  /** the trusted project's `.hey/skills` weighed at the start with the user's files (UserPlaces.projectSkills) */
+  projectSkills?: string;
 }
 
 /**
@@ -66,6 +68,10 @@ export function approvedBefore(state: Pick<InstructionState, "record" | "file">)
   if (keptBefore(state.file)) return { approved: {} };
   return state.record === undefined ? {} : { adopted: true };
 }
+
+/** `here` with its project's `.hey/skills` weighed as the user's files are, when the project is trusted (UserPlaces.projectSkills; untrusted, none of it loads). */
+export const withProjectSkills = <T extends UserPlaces & { root: string }>(here: T, trusted: boolean): T =>
+  trusted ? { ...here, projectSkills: join(here.root, ".hey", "skills") } : here;
 
 /**
  * Weighs the user's instruction files against the record when `permission` sets a list: asks with
@@ -84,6 +90,7 @@ export async function decideInstructions(
   records = true,
 ): Promise<boolean> {
   if (!listsSet(permission)) return false; // the agent may write anything then: nothing read, nothing held
+  state.projectSkills = at.projectSkills;
   const { approved, adopted } = approvedBefore(state);
   const files = inUse(userInstructionFiles(at), approved);
   state.texts = Object.fromEntries(files.flatMap((f) => (f.bytes ? [[f.path, f.bytes]] : [])));
@@ -126,7 +133,10 @@ export async function decideInstructions(
 export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean };
 
 /** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */
-export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts"> & { file?: string };
+export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts" | "projectSkills"> & { file?: string };
+
+/** `at` with the project's `.hey/skills` the start weighed: the files weighed all run are those the start weighed. */
+const weighed = (state: LoadState, at: UserPlaces): UserPlaces => (state.projectSkills ? { ...at, projectSkills: state.projectSkills } : at);
 
 /**
  * What of the file at `path` may load now, or undefined when it is not weighed (no permission list
@@ -138,7 +148,8 @@ export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote"
  * (`kept`: the new text waits for the next start's question); without a copy it is held. One left
  * out at the start stays out all run, whatever it holds since.
  */
-export function loadable(state: LoadState, path: string, at: UserPlaces): Loadable | undefined {
+export function loadable(state: LoadState, path: string, where: UserPlaces): Loadable | undefined {
+  const at = weighed(state, where);
   if (state.instructions === undefined || !isUserInstruction(path, at)) return undefined;
   if (state.held?.[path] !== undefined) return { held: true };
   let bytes: Uint8Array;
@@ -174,10 +185,11 @@ export function heldOut(state: LoadState, path: string, at: UserPlaces): boolean
  * loads as it is (loadable): one changed since the user approved it, or new, is refused — its new
  * text is not the user's until the next start's question — and so is one that changed during the read.
  */
-export function guardingInstructions(tool: Tool, state: LoadState, at: UserPlaces): Tool {
+export function guardingInstructions(tool: Tool, state: LoadState, places: UserPlaces): Tool {
   const writes = tool.name === TOOL.writeFile || tool.name === TOOL.edit;
   if (!writes && tool.name !== TOOL.readFile) return tool;
   const skillOf = (args: Record<string, unknown>, cwd: string) => {
+    const at = weighed(state, places);
     const where = typeof args.path === "string" && state.instructions !== undefined ? resolveUserPath(args.path, cwd, at.home) : undefined;
     if (!where || "error" in where) return undefined;
     // a file in a folder skill, at any depth, changes the folder's hash: the skill is its SKILL.md
@@ -189,13 +201,13 @@ export function guardingInstructions(tool: Tool, state: LoadState, at: UserPlace
     async run(args, ctx) {
       const path = skillOf(args, ctx.cwd);
       if (!writes) {
-        const unread = path && unreadable(state, path, at);
+        const unread = path && unreadable(state, path, places);
         if (unread) return toolError(unread);
         const result = await tool.run(args, ctx);
-        return path && unreadable(state, path, at) ? toolError(unreadable(state, path, at)!) : result;
+        return path && unreadable(state, path, places) ? toolError(unreadable(state, path, places)!) : result;
       }
       const result = await tool.run(args, ctx);
-      const hash = !result.isError && path && instructionHash(path, at);
+      const hash = !result.isError && path && instructionHash(path, weighed(state, places));
       if (path && hash) (state.wrote ??= {})[path] = [...(state.wrote[path] ?? []), hash];
       return result;
     },
@@ -207,7 +219,8 @@ function unreadable(state: LoadState, path: string, at: UserPlaces): string | un
   const now = loadable(state, path, at);
   if (now === undefined || ("bytes" in now && !now.kept)) return undefined;
   const had = state.instructions?.[path] !== undefined && state.held?.[path] === undefined;
-  return `blocked by permission rules: ${path} is the user's own skill, ${had ? "changed since the user approved it at the start" : "new or changed since the user last approved it"}, not by this session's write_file or edit; its text now is not approved (another process may have written it), so it is not read — it waits for the user's yes at the next start${had ? "; /skill sends the text as approved" : ""}`;
+  const whose = state.projectSkills && path.startsWith(`${state.projectSkills}/`) ? "a skill of the project's .hey/skills" : "the user's own skill";
+  return `blocked by permission rules: ${path} is ${whose}, ${had ? "changed since the user approved it at the start" : "new or changed since the user last approved it"}, not by this session's write_file or edit; its text now is not approved (another process may have written it), so it is not read — it waits for the user's yes at the next start${had ? "; /skill sends the text as approved" : ""}`;
 }
 
 /** The text the question shows of a file: the bytes that were hashed (userInstructionFiles), up to COPY_MAX_BYTES. */

@@ -55,7 +55,9 @@ test("under a permission list, AGENTS.md and a skill the agent wrote to ~/.confi
   const listed = await hey(["-p", "/skills"]);
   expect(listed.stdout).toContain("[waiting for your yes: new or changed since you approved it; hey asks at the next start]");
   const named = await hey(["-p", "/skill:setup go"]);
-  expect(named.stderr).toContain(`${skill()} is new or changed since you approved your instruction files: start \`hey\` at a terminal`);
+  expect(named.stderr).toContain(
+    `${skill()} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start`,
+  );
   // hey doctor names them as a -p run does
   expect((await hey(["doctor"])).stderr).toContain("hey doctor: left out: ~/.config/hey/AGENTS.md");
   // and the run after it too: leaving them out approves nothing

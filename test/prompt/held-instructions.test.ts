@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reloadAll } from "../../src/config/reload.ts";
+import { formatReload, reloadAll } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
 import { instructionHash } from "../../src/prompt/user-instructions.ts";
 import { guardingInstructions, type InstructionState } from "../../src/trust/instructions.ts";
@@ -66,7 +66,7 @@ test("held files stay out whatever they hold since; a file another process write
   expect(source.system()).not.toContain("skill.example");
   expect(source.skills().map((s) => s.name)).toEqual(["tidy"]);
   expect(source.unloadedSkill("setup")).toBe(
-    `${setup} is new or changed since you approved your instruction files: start \`hey\` at a terminal and answer its question to use it`,
+    `${setup} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start (quit, then start \`hey\` at a terminal)`,
   );
 
   // rewritten by something else (a loop the agent left running, another hey): still out
@@ -88,4 +88,24 @@ test("held files stay out whatever they hold since; a file another process write
   await reload();
   expect(source.skills().map((s) => s.name)).toEqual(["made"]);
   expect(source.system()).not.toContain("evil.example");
+});
+
+test('/reload names each skill waiting for the user\'s yes, one line each, instead of a bare "nothing changed"', async () => {
+  const configDir = join(dir.path, "config");
+  const fixme = join(configDir, "skills", "fixme", "SKILL.md");
+  write(fixme, skillText("fixme", "New text by the agent"));
+  const places = { home: dir.path, configDir, claudeDir: join(dir.path, ".claude"), codexDir: join(dir.path, ".codex") };
+  const state: InstructionState = {
+    record: undefined,
+    file: join(dir.path, "approvals.json"),
+    instructions: {},
+    held: { [fixme]: instructionHash(fixme, places)! },
+  };
+  const source = createPromptSource(options(configDir, state));
+  const report = await reloadAll(async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never }), source.reloadables);
+  const lines = formatReload(report).split("\n");
+  expect(lines.filter((l) => l.includes("fixme"))).toEqual([
+    `hey: ${fixme.replace(dir.path, "~")} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start (quit, then start \`hey\` at a terminal)`,
+  ]);
+  expect(lines.at(-1)).toBe("reloaded: nothing changed");
 });
