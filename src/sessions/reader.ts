@@ -29,9 +29,10 @@ export const DEFAULT_WINDOW = 500;
 /**
  * The window starts at the last multiple of this many bytes of the file before its 500th message, not at the 500th: the
  * next `hey -c` then starts where this one did, and its first request extends the last one sent (x163 #2: a start that
- * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth; ~500 typical messages.
+ * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth (~1,000 typical
+ * messages), and a session smaller than this is loaded whole (up to MAX_WINDOWS windows), as its live run sent it.
  */
-export const WINDOW_STRIDE = 1024 * 1024;
+export const WINDOW_STRIDE = 2 * 1024 * 1024;
 /**
  * How far before the window resume searches for the latest summary and model entry: ~30,000
  * typical messages. A summary older than that says little about the recent window, and the

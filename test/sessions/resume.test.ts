@@ -381,7 +381,8 @@ describe("big sessions are read from the tail", () => {
     const kept = loaded.messages.length - 1 - loaded.appended.length;
     expect(kept).toBeGreaterThanOrEqual(497); // a start on a result moves past at most 3 results
     expect(kept).toBeLessThanOrEqual(4 * 500); // back to the stride's boundary before them, at most four windows
-    expect(loaded.messages.slice(1, 1 + kept)).toEqual(huge.tail.slice(-kept));
+    const known = Math.min(kept, huge.tail.length); // the messages the helper kept to compare with
+    expect(loaded.messages.slice(1 + kept - known, 1 + kept)).toEqual(huge.tail.slice(-known));
     expect(loaded.model).toEqual({ provider: "fake", model: "fake-1" }); // from the head
     expect(huge.summaries).toHaveLength(1);
     expect(loaded.summaries).toEqual([]);
@@ -578,7 +579,7 @@ test("each hey -c of a session past the window starts where the one before did, 
     starts.push(startOf());
     small.push(startOf({ stride: 64 * 1024 }));
   }
-  expect(new Set(starts).size).toBe(1); // 1.6 MB: all since the first megabyte's boundary, each time
+  expect(new Set(starts).size).toBe(1); // 1.6 MB: all of it, each time (under the first 2 MB boundary)
   expect(loadSession(path).messages.length).toBeGreaterThan(500);
   expect(new Set(small).size).toBeGreaterThan(1); // 64 KB strides: 40 messages of ~1 KB cross one now and then...
   expect(new Set(small).size).toBeLessThan(small.length); // ...not at every run
