@@ -29,18 +29,21 @@ export const DEFAULT_WINDOW = 500;
 /**
  * The window starts at the last multiple of this many bytes of the file before its 500th message, not at the 500th: the
  * next `hey -c` then starts where this one did, and its first request extends the last one sent (x163 #2: a start that
- * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth (~1,000 typical
+ * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth (~500 typical
  * messages), and a session smaller than this is loaded whole (up to MAX_WINDOWS windows), as its live run sent it.
  */
-export const WINDOW_STRIDE = 2 * 1024 * 1024;
+export const WINDOW_STRIDE = 1024 * 1024;
 /**
  * How far before the window resume searches for the latest summary and model entry: ~30,000
  * typical messages. A summary older than that says little about the recent window, and the
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
 const SCAN_LIMIT = 32 * 1024 * 1024;
-/** A stride of short messages (a few hundred bytes each) still loads at most this many windows' worth. */
-const MAX_WINDOWS = 4;
+/**
+ * A stride of short messages (a few hundred bytes each) still loads at most this many windows' worth: the replay of the
+ * prompt cache goes over each request since the cache began (1,928 messages: 1.7 s and 151 MB to the first request).
+ */
+const MAX_WINDOWS = 3;
 
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
