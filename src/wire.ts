@@ -236,7 +236,7 @@ export async function assemble(
     for (const note of interruptedNotes(resumed.messages, cut)) warn(note);
     for (const path of interruptedWrites(resumed.messages, cut)) sweepLeftCopies(callPath(path, resumed.header.cwd, home)); // a killed write's temporary copy
     const on = `${settings.provider.name}/${settings.model}${settings.effort ? ` · effort ${settings.effort}` : ""}`; // what it goes on with: the session's model, said
-    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded) · ${on}`); // the latest ~500 of a long one
+    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded) · ${on}`); // the latest 500 or more of a long one (sessions/reader.ts)
     const started = resumed.header.cwd; // tools run here, while the history may speak of the other directory's files
     if (started !== cwd) warn(`this session was started in ${started}; hey works in ${cwd} now (paths in it may be relative to ${started})`);
   }

@@ -110,6 +110,7 @@ const EDGES = new Set([
   "sessions/lines.ts",
   "sessions/listing.ts",
   "sessions/lock.ts",
+  "sessions/read-head.ts",
   "sessions/reader.ts",
   "sessions/usage-in.ts",
   "sessions/vanished.ts",

@@ -75,9 +75,11 @@ export function cacheStart(): CacheStart {
   let run: { first: number | undefined } | undefined;
   const stated = new Map<string, { window: number; first: number | undefined }>();
   let unnamed: Answered[] = []; // the answers read since the last model entry read
+  const read: Answered[] = []; // every answer read, newest first
   return {
     answer(a) {
       unnamed.push(a);
+      read.push(a);
     },
     usage(back) {
       runFirst = back + 1; // its answer, read already, came after the request
@@ -97,6 +99,7 @@ export function cacheStart(): CacheStart {
     },
     summary: began,
     end(head, count) {
+      coldSwitches(read);
       // the oldest run and window read: the session's first, or ones whose model and window before are not known
       began(run?.first);
       for (const [key, window] of stated) beganFor(key, window.first);
@@ -106,4 +109,19 @@ export function cacheStart(): CacheStart {
       return { upTo: count - epoch, ...(later.length > 0 ? { starts: Object.fromEntries(later) } : {}) };
     },
   };
+}
+
+/**
+ * The hey before usage lines said `rebuilt` gave a run's cache only to the model the session ended on: a run resumed
+ * with another (`hey -c -m A` after a run on B) started it cold, its first request rewriting everything due. The replay
+ * cannot tell that from the messages (x163 #1: it took such a request as A going on, and the next `hey -c -m A` sent
+ * back a result A's cache held rewritten: 34 % of the prefix reused, where that hey reused 58 %). So an answer whose
+ * usage line does not say is taken as rebuilt where the answer before it was another model's. `newestFirst`: as read.
+ */
+export function coldSwitches(newestFirst: readonly Answered[]): void {
+  for (let i = 0; i + 1 < newestFirst.length; i++) {
+    const [a, before] = [newestFirst[i]!, newestFirst[i + 1]!];
+    const unsaid = a.at !== undefined && a.rebuilt === undefined; // a usage line of that hey's
+    if (unsaid && a.model !== undefined && before.model !== undefined && a.model !== before.model) a.rebuilt = true;
+  }
 }

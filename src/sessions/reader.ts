@@ -5,15 +5,16 @@ import { basename } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import { DEFAULT_TOKENS_PER_CHAR, SUMMARIZED_BELOW } from "../context/view.ts";
-import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, parseHeader, rangeStart } from "./format.ts";
+import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, rangeStart } from "./format.ts";
+import { readHead } from "./read-head.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, type TailLine } from "./lines.ts";
+import { linesBackward, MAX_LINE_BYTES, openSessionFile, type TailLine } from "./lines.ts";
 import { lastEntriesBefore } from "./entries-before.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
 import { repairHeader } from "./header-repair.ts";
-import { HEAD_MAX_LINES, headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
+import { headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
 import { entryOf, newerNote, skippedWarning } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
@@ -23,14 +24,26 @@ import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-
 
 export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
 
-/** SPEC §19: resume keeps about the last 500 messages; older context comes from the summary. */
+/** SPEC §19: resume keeps at least the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
+/**
+ * The window starts at the last multiple of this many bytes of the file before its 500th message, not at the 500th: the
+ * next `hey -c` then starts where this one did, and its first request extends the last one sent (x163 #2: a start that
+ * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth (~500 typical
+ * messages), and a session smaller than this is loaded whole (up to MAX_WINDOWS windows), as its live run sent it.
+ */
+export const WINDOW_STRIDE = 1024 * 1024;
 /**
  * How far before the window resume searches for the latest summary and model entry: ~30,000
  * typical messages. A summary older than that says little about the recent window, and the
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
 const SCAN_LIMIT = 32 * 1024 * 1024;
+/**
+ * A stride of short messages (a few hundred bytes each) still loads at most this many windows' worth: the replay of the
+ * prompt cache goes over each request since the cache began (1,928 messages: 1.7 s and 151 MB to the first request).
+ */
+const MAX_WINDOWS = 3;
 
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
@@ -160,8 +173,8 @@ export interface LoadedSession {
  * Bad lines are skipped with a warning. Throws when the file cannot be read or its first line is
  * not a session header.
  */
-export function loadSession(path: string, opts: { window?: number; header?: SessionHeader } = {}): LoadedSession {
-  const window = opts.window ?? DEFAULT_WINDOW;
+export function loadSession(path: string, opts: { window?: number; stride?: number; header?: SessionHeader } = {}): LoadedSession {
+  const [window, stride] = [opts.window ?? DEFAULT_WINDOW, opts.stride ?? WINDOW_STRIDE];
   let fd: number;
   try {
     fd = openSessionFile(path, constants.O_RDONLY);
@@ -223,6 +236,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     };
     let fromEnd = 0;
     let before = 0; // where the tail read stopped; 0 = it reached the header
+    let from: number | undefined; // where the window starts, once it holds `window` messages: the lines from there are read
     let keptAt: number | undefined; // where the compaction line read before (the file's next line, if it is) starts
     const summaryAt = (e: Extract<SessionEntry, { type: "compaction" }>, line: TailLine) => {
       // a pointer past a user message (context/view.ts summaryParts) stands only with its summary on the line after it: a crash or a
@@ -263,10 +277,11 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         }
         continue;
       }
-      // ...and on while the oldest is a tool result, to reach its call (orphans: not forever)
-      const collecting = found.length < window || (found[found.length - 1]!.role === "tool" && found.length < 2 * window);
-      if (!collecting) {
-        before = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
+      // ...and on to the stride's boundary before them (WINDOW_STRIDE), at most MAX_WINDOWS windows
+      const end = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
+      if (found.length >= window) from ??= stride > 0 ? Math.floor((end + 1) / stride) * stride : end + 1;
+      if (from !== undefined && (line.offset < from || found.length >= MAX_WINDOWS * window)) {
+        before = end;
         break;
       }
       if (line.start === line.end && !line.oversized) continue;
@@ -321,7 +336,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     model ??= firstModel;
 
     const chronological = found.reverse();
-    const recent = chronological.slice(alignWindow(chronological, window));
+    const recent = chronological.slice(alignWindow(chronological, chronological.length)); // no result without its call
     const withFirst = firstUser && !recent.some((m) => m.id === firstUser.id) ? [firstUser, ...recent] : recent;
     const whereOf = (w: (typeof warnings)[number]) => (before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`);
     const lost = new Map(warnings.flatMap((w) => (w.callId ? [[w.callId, whereOf(w)] as const] : [])));
@@ -365,32 +380,6 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
   } finally {
     closeSync(fd);
   }
-}
-
-/** The header, the first user message (the first message, when it is a user's) and the model before it. */
-function readHead(
-  fd: number,
-  size: number,
-  damaged?: SessionHeader,
-): { header?: SessionHeader; firstUser?: Message; firstModel?: LoadedSession["model"]; firstCut?: boolean } {
-  const lines = linesForward(fd, size);
-  const first = lines.next();
-  const header = first.done ? undefined : (parseHeader(first.value.text) ?? damaged);
-  let firstModel: LoadedSession["model"];
-  for (let n = 0; header && n < HEAD_MAX_LINES; n++) {
-    const line = lines.next();
-    if (line.done) break;
-    const parsed = entryOf(line.value.text, line.value.terminated, line.value.oversized, new Set());
-    if (parsed.ok && parsed.entry.type === "model") firstModel = modelOf(parsed.entry);
-    if (!parsed.ok || parsed.entry.type !== "message") continue;
-    return {
-      header,
-      firstModel,
-      firstCut: Boolean(line.value.oversized),
-      ...(parsed.entry.message.role === "user" ? { firstUser: parsed.entry.message } : {}),
-    };
-  }
-  return { header, firstModel };
 }
 
 /** A model entry as read, less its effort. */

@@ -3,6 +3,7 @@
 // had deferred, and the replay does the same there; where a run kept the cache warm, so does the
 // replay. Each test checks that the first request after a resume starts with the last request's bytes.
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createAgent } from "../../src/agent.ts";
 import { newId, type Message } from "../../src/kernel/ir.ts";
 import { fanOut } from "../../src/kernel/output.ts";
@@ -252,4 +253,22 @@ test("hey -c, then /model to another model before any message: it starts cold, a
   r.session.close();
   expectPrefix(back.requests[0]!.messages, a.provider.requests.at(-1)!.messages); // model-a's cache still holds it
   expect(pruned(back.requests[0]!.messages)).toBe(0);
+});
+
+test("a session of the hey before `rebuilt`: a run it resumed on another model started cold, and the replay takes it so (x163 #1)", async () => {
+  const id = newId();
+  const path = `${dir.path}/${id}.jsonl`;
+  const older = () => writeFileSync(path, readFileSync(path, "utf8").replace(/,"rebuilt":(true|false)/g, "")); // that hey's usage lines
+  const a = run([...reads(5), { text: "done" }], id);
+  await a.agent.send("look at a.ts", signal());
+  a.session.close();
+  const b = run([{ text: "ok" }], id, { model: "model-b", resumed: { ...loadSession(path), cache: undefined } }); // that hey: no cache for another model
+  await b.agent.send("go on", signal());
+  b.session.close();
+  const c = run([...reads(3), { text: "done" }], id, { model: "model-a", resumed: { ...loadSession(path), cache: undefined } });
+  await c.agent.send("and on", signal());
+  c.session.close();
+  expect(pruned(c.provider.requests[0]!.messages)).toBeGreaterThan(0); // model-a started cold: what was deferred went out rewritten
+  older();
+  expectPrefix(await resume(id, { model: "model-a" }), c.provider.requests.at(-1)!.messages);
 });

@@ -341,7 +341,7 @@ describe("big sessions are read from the tail", () => {
     .slice(0, 3);
 
   test.each([...onTool, ...onOther, 500])("window %i: aligned, first prompt kept, the last messages exact", (window) => {
-    const loaded = loadSession(big.path, { window });
+    const loaded = loadSession(big.path, { window, stride: 0 }); // a window of its own: no stride
     const raw = big.tail.length - window;
     let start = raw;
     while (big.tail[start]!.role === "tool") start++;
@@ -380,8 +380,9 @@ describe("big sessions are read from the tail", () => {
     expectWellFormed(loaded.messages, huge.firstUser);
     const kept = loaded.messages.length - 1 - loaded.appended.length;
     expect(kept).toBeGreaterThanOrEqual(497); // a start on a result moves past at most 3 results
-    expect(kept).toBeLessThanOrEqual(500);
-    expect(loaded.messages.slice(1, 1 + kept)).toEqual(huge.tail.slice(-kept));
+    expect(kept).toBeLessThanOrEqual(3 * 500); // back to the stride's boundary before them, at most three windows
+    const known = Math.min(kept, huge.tail.length); // the messages the helper kept to compare with
+    expect(loaded.messages.slice(1 + kept - known, 1 + kept)).toEqual(huge.tail.slice(-known));
     expect(loaded.model).toEqual({ provider: "fake", model: "fake-1" }); // from the head
     expect(huge.summaries).toHaveLength(1);
     expect(loaded.summaries).toEqual([]);
@@ -552,7 +553,7 @@ test("usageIn counts every message line and usage entry of the file, each once, 
   const path = written(history);
   const size = readFileSync(path).length;
   expect(usageIn(path, size)).toMatchObject({ messages: 1500, requests: 750, usage: { input: 750, output: 1500 } });
-  expect(loadSession(path).messages.length).toBeLessThan(600);
+  expect(loadSession(path, { stride: 0 }).messages.length).toBeLessThan(600);
 });
 
 test("usageIn gives the last usage entry of the file: /usage after hey -c shows the last request", () => {
@@ -560,4 +561,26 @@ test("usageIn gives the last usage entry of the file: /usage after hey -c shows 
     w.emit({ ...usage, input_tokens: 9_000, output_tokens: 12, cache_read_tokens: 8_000, cache_write_tokens: 0, reasoning_tokens: 0 }),
   );
   expect(usageIn(path, readFileSync(path).length)).toMatchObject({ requests: 2, last: { input: 9_000, output: 12, cacheRead: 8_000 } });
+});
+
+test("each hey -c of a session past the window starts where the one before did, until the file grows past the stride (x163 #2)", () => {
+  // 750 exchanges (a 2 KB question, a short answer), then three runs of 20 more each: the window's start stays put, so the next run's first
+  // request extends the last run's; it moves only when the 500th message from the end crosses a stride's boundary
+  const history: Message[] = [];
+  const exchange = (i: number) => [userMessage(`ask ${i} ${"x".repeat(2000)}`), asks(`answer ${i}`)];
+  for (let i = 0; i < 750; i++) history.push(...exchange(i));
+  const path = written(history);
+  const startOf = (opts: { stride?: number } = {}) => loadSession(path, opts).messages[1]!.id; // after the first prompt
+  const starts = [startOf()];
+  const small = [startOf({ stride: 128 * 1024 })];
+  for (let run = 0; run < 3; run++) {
+    const more = Array.from({ length: 20 }, (_, i) => exchange(1000 + 20 * run + i)).flat();
+    appendFileSync(path, more.map((message) => `${JSON.stringify({ type: "message", message })}\n`).join(""));
+    starts.push(startOf());
+    small.push(startOf({ stride: 128 * 1024 }));
+  }
+  expect(new Set(starts).size).toBe(1); // 1.8 MB: all since the first megabyte's boundary, each time
+  expect(loadSession(path).messages.length).toBeGreaterThan(500);
+  expect(new Set(small).size).toBeGreaterThan(1); // 128 KB strides: 20 more exchanges (~45 KB) cross one now and then...
+  expect(new Set(small).size).toBeLessThan(small.length); // ...not at every run
 });
