@@ -43,13 +43,15 @@ export function stagedOnly(abs: string, env: Env): boolean | { unknown: string }
   // a large index: git lists it, its fsmonitor (a command the repository's config may name) off
   if (listed === undefined) {
     const index = ask(["ls-files", "-z", "--", rel]);
-    if (index === undefined) return { unknown: "git did not say in time whether its index lists it" };
+    if (index === undefined) return { unknown: "git could not say whether its index lists it (no answer in time)" };
     if (!index.includes(rel)) return false;
   }
-  // `rev-parse -q --verify HEAD` fails quietly where there is no commit yet: then it is in none
-  if (ask(["rev-parse", "-q", "--verify", "HEAD"]) === undefined) return true;
   const head = ask(["ls-tree", "-z", "--name-only", "HEAD", "--", rel]);
-  if (head === undefined) return { unknown: "git did not say in time whether HEAD holds it" };
+  if (head === undefined) {
+    // no commit yet (`rev-parse --verify` fails quietly too): it is in none
+    if (ask(["rev-parse", "-q", "--verify", "HEAD"]) === undefined) return true;
+    return { unknown: "git could not read HEAD's tree (no answer in time, or an object a partial clone never fetched)" };
+  }
   return !head.includes(rel);
 }
 
