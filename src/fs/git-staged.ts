@@ -3,7 +3,9 @@
 // it out of the work tree, lifting the project's deny list. Whether the index lists it is read from the
 // index's bytes within the disk-read deadline (git's `ls-files` for a large one); whether HEAD holds it
 // is asked of git (`ls-tree`, which reads objects only: no hook, no fsmonitor, no work tree), only for
-// a file the index lists.
+// a file the index lists. In a partial clone (or a `.git` that claims to be one) a missing object
+// makes git fetch it, through whatever transport the repository's config names (`core.sshCommand`,
+// a local remote's `uploadpack`, `ext::`): git here reaches no remote at all (x165 #1).
 import { dirname, join, relative, sep } from "node:path";
 import { boundedHead, boundedList, DEADLINE_MS, Hung } from "./bounded-reads.ts";
 import { gitDirs } from "./git-config-files.ts";
@@ -16,8 +18,8 @@ type Env = Record<string, string | undefined>;
 // keeps a buffer this large); of a larger one git itself says whether it lists the file
 const MAX_INDEX_BYTES = 1 << 20;
 
-/** Whether the file at the absolute `abs` is in its repository's index but not in HEAD's tree (or there is no HEAD yet); true where that cannot be told; throws Hung. */
-export function stagedOnly(abs: string, env: Env): boolean {
+/** Whether the file at the absolute `abs` is in its repository's index but not in HEAD's tree (or there is no HEAD yet); `{unknown}` where that cannot be told; throws Hung. */
+export function stagedOnly(abs: string, env: Env): boolean | { unknown: string } {
   const top = workTreeTop(dirname(abs), env);
   const [gitDir] = top === undefined ? [] : gitDirs(dirname(abs), env);
   if (top === undefined || gitDir === undefined) return false;
@@ -32,25 +34,43 @@ export function stagedOnly(abs: string, env: Env): boolean {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return false; // no index: nothing is staged
     listed = undefined;
   }
-  // core.splitIndex keeps entries in a shared index too
-  if (listed === false && !boundedList(gitDir).some((n) => n.startsWith("sharedindex."))) return false;
+  // core.splitIndex keeps entries in a shared index, and marks one there deleted in the main index: git reads both (x165 #3)
+  if (listed === false) {
+    if (!boundedList(gitDir).some((n) => n.startsWith("sharedindex."))) return false;
+    listed = undefined;
+  }
   const ask = (args: string[]) => names(args, { top, gitDir, env });
   // a large index: git lists it, its fsmonitor (a command the repository's config may name) off
   if (listed === undefined) {
-    const index = ask(["-c", "core.fsmonitor=false", "ls-files", "-z", "--", rel]);
-    if (index !== undefined && !index.includes(rel)) return false;
+    const index = ask(["ls-files", "-z", "--", rel]);
+    if (index === undefined) return { unknown: "git could not say whether its index lists it (no answer in time)" };
+    if (!index.includes(rel)) return false;
   }
   const head = ask(["ls-tree", "-z", "--name-only", "HEAD", "--", rel]);
-  // no commit yet, or no answer in time: it may be in none
-  return head === undefined || !head.includes(rel);
+  if (head === undefined) {
+    // no commit yet (`rev-parse --verify` fails quietly too): it is in none
+    if (ask(["rev-parse", "-q", "--verify", "HEAD"]) === undefined) return true;
+    return { unknown: "git could not read HEAD's tree (no answer in time, or an object a partial clone never fetched)" };
+  }
+  return !head.includes(rel);
 }
+
+// what git is kept from doing while it answers: reaching a remote (every transport git knows refused on the
+// command line, which beats a repository's own `protocol.NAME.allow`), its fsmonitor and hooks
+const QUIET = [
+  "protocol.allow=never",
+  ...["file", "ssh", "git", "http", "https", "ext"].map((p) => `protocol.${p}.allow=never`),
+  "core.fsmonitor=false",
+  "core.hooksPath=/dev/null",
+];
 
 /** The NUL-separated names git prints for `args` in the repository, or undefined where it failed or did not answer within the deadline. */
 function names(args: string[], at: { top: string; gitDir: string; env: Env }): string[] | undefined {
   try {
-    const git = Bun.spawnSync(["git", ...args], {
+    const git = Bun.spawnSync(["git", ...QUIET.flatMap((c) => ["-c", c]), ...args], {
       cwd: at.top,
-      env: { ...at.env, GIT_DIR: at.gitDir, GIT_WORK_TREE: at.top },
+      // GIT_NO_LAZY_FETCH (git 2.45+): a missing object is missing, not fetched
+      env: { ...at.env, GIT_DIR: at.gitDir, GIT_WORK_TREE: at.top, GIT_NO_LAZY_FETCH: "1" },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",

@@ -32,13 +32,16 @@ import {
 import { expandBraces, type GlobOptions, globMatches, globOptions, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
-import type { Segment } from "./shell-model.ts";
+import type { Segment, Word } from "./shell-model.ts";
 import { dropsStaged, gitArguments, gitDirectories, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
 
 /** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in); `unknown`: the directory is known only at run time and could be one. */
 export type WorkingDirectory =
-  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above"; tree?: true }
+  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above"; tree?: true; staged?: Staged }
   | { command: string; unknown: string };
+
+/** A control file staged but in no commit that a command would take away: its absolute path, and as git names it from its work tree's top. */
+export type Staged = { file: string; path: string };
 
 /** The first segment that changes the tree of a directory holding a control file, or above one (see above), or undefined. */
 export function workingDirectory(segments: Segment[], control: ControlFiles): WorkingDirectory | undefined {
@@ -68,9 +71,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
   for (const [i, seg] of segments.entries()) {
     const written = seg.inert === "builtin" ? undefined : treeChange(seg);
     if (!written) continue;
-    // `git add -A && git stash` (or `&& git reset --hard`, `checkout -f`…) takes the files it just staged away, as `git stash -u` would,
-    // and so does a `git stash` after a `git add -A` in an earlier call: git's index says so now (x157 #3)
-    const change = written === "writes" && dropsStaged(seg.words) && (segments.slice(0, i).some(stagesControl) || stagedNow()) ? "deletes" : written;
+    const stagedBefore = segments.slice(0, i).some(stagesControl);
     if (seg.elsewhere) return { command: seg.raw, unknown: "it runs in another directory" };
     const places = runIn(seg, dirs, control, f, glob);
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
@@ -79,6 +80,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     // the last place a `cd` leads first: the refusal names where the command was meant to run
     for (const dir of places.dirs.reverse()) {
       const run = [...new Set([dir, resolved(dir)])];
+      const drops = written === "writes" ? dropsStaged(seg.words, (text) => isPath(dir, text)) : undefined;
       // git from a folder of a repository acts on its whole work tree (stash, checkout BRANCH, pull…): judged at its top too
       const whole = acrossTree(seg, dir);
       const tops: string[] = [];
@@ -90,6 +92,12 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
         if (top !== undefined && !run.includes(f.normalize(top))) tops.push(f.normalize(top));
       }
       for (const d of [...run, ...new Set(tops)]) {
+        // `git add -A && git stash` (or `&& git reset --hard`, `checkout -f`…) takes the files it just staged away, as `git stash -u` would,
+        // and so does a `git stash` after a `git add -A` in an earlier call: git's index says so now (x157 #3) — in the repository
+        // git acts on, and where its pathspecs reach (x165 #4, #5)
+        const staged = drops === undefined ? undefined : stagedIn(drops, d, dir, stagedBefore);
+        if (typeof staged === "object" && "unknown" in staged) return { command: seg.raw, unknown: staged.unknown };
+        const change = staged ? "deletes" : written;
         const startHere = starting(d);
         if (startHere && change !== "deletes") continue;
         const below = controls.filter((c) => within(c, d) && (!startHere || there(c)));
@@ -97,7 +105,12 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
         const file = below.find(there) ?? below[0];
         if (file === undefined) continue;
         const holds = fold(file.slice(0, file.lastIndexOf(sep)) || sep) === fold(d);
-        return { command: seg.raw, change, dir: d, file, relation: holds ? "holds" : "above", ...(run.includes(d) ? {} : { tree: true as const }) };
+        const how = {
+          relation: holds ? ("holds" as const) : ("above" as const),
+          ...(run.includes(d) ? {} : { tree: true as const }),
+          ...(staged ? { staged } : {}),
+        };
+        return { command: seg.raw, change, dir: d, file, ...how };
       }
     }
   }
@@ -112,11 +125,14 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if (!decided(seg.words[0]!) || program(seg.words[0]!.text) !== "git") return false;
     if (gitDirectories(seg.words).workTree) return false;
     // `checkout NAME` checks out the file NAME only where no branch or tag of that name wins (x157 #4)
-    return wholeTree(seg.words, (text) => {
-      const abs = f.absolute(text);
-      const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
-      return state !== undefined && state !== "none" && control.gitRevision?.(dir, text) === false;
-    });
+    return wholeTree(seg.words, (text) => isPath(dir, text));
+  }
+
+  /** Whether a `git checkout` operand run in `dir` names a file or folder there that no branch or tag of that name wins over (x157 #4). */
+  function isPath(dir: string, text: string): boolean {
+    const abs = f.absolute(text);
+    const state = control.fileState?.(f.normalize(abs ?? f.join(dir, text)));
+    return state !== undefined && state !== "none" && control.gitRevision?.(dir, text) === false;
   }
 
   /** The git directory `--git-dir DIR` (or `GIT_DIR=DIR` before git) names, absolute or as written; `unknown`: one only the run knows. */
@@ -147,9 +163,35 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     });
   }
 
-  /** Whether a project's control file there now is staged but in no commit (or that cannot be told). */
-  function stagedNow(): boolean {
-    return controls.some((c) => projectFile(c) && there(c) && control.stagedOnly?.(c) !== false && control.stagedOnly !== undefined);
+  /**
+   * The control file there, in the work tree git acts on from `d`, that `drops` (dropsStaged's, pathspecs as written in `dir`)
+   * reaches and that is staged but in no commit: staged by an earlier segment (`before`) or so in git's index now; `unknown`
+   * where that could not be told in time.
+   */
+  function stagedIn(drops: Word[] | "all", d: string, dir: string, before: boolean): Staged | undefined | { unknown: string } {
+    if (!before && control.stagedOnly === undefined) return undefined;
+    const top = control.workTreeTop?.(d);
+    if (typeof top === "object") return top;
+    if (top === undefined) return undefined;
+    const sameTree = (c: string) => {
+      const its = control.workTreeTop?.(c.slice(0, c.lastIndexOf(sep)) || sep);
+      return typeof its !== "string" || fold(f.normalize(its)) === fold(f.normalize(top));
+    };
+    const reached = (c: string) =>
+      drops === "all" ||
+      drops.some((w) => /^:|[*?[]/.test(w.text) || [f.normalize(f.absolute(w.text) ?? f.join(dir, w.text))].some((p) => fold(c) === fold(p) || within(c, p)));
+    for (const c of controls.filter((c) => there(c) && within(c, f.normalize(top)) && reached(c) && sameTree(c))) {
+      const path = c
+        .slice(f.normalize(top).replace(/[\\/]$/, "").length + 1)
+        .split(sep)
+        .join("/");
+      if (before) return { file: c, path };
+      if (!projectFile(c)) continue;
+      const staged = control.stagedOnly?.(c);
+      if (typeof staged === "object") return { unknown: `hey could not tell in time whether \`${c}\` is staged and in no commit (${staged.unknown})` };
+      if (staged) return { file: c, path };
+    }
+    return undefined;
   }
 
   function resolved(p: string): string {

@@ -43,7 +43,7 @@ export interface ControlFiles {
   workTreeTop?(dir: string, gitDir?: string): string | undefined | { unknown: string };
   /** whether `name` could be a revision (a branch, a tag, a remote's branch, `HEAD~1`) in the repository of the absolute `dir` (fs/git-refs.ts): `git checkout NAME` then switches to it, a file of that name there or not; `unknown`: it did not answer in time */
   gitRevision?(dir: string, name: string): boolean | { unknown: string };
-  /** whether the file at the absolute `abs` is in its repository's index but in no commit HEAD names (fs/git-staged.ts): a `git stash` or `reset --hard` takes it away; `unknown`: it did not answer in time */
+  /** whether the file at the absolute `abs` is in its repository's index but in no commit HEAD names (fs/git-staged.ts): a `git stash` or `reset --hard` takes it away; `unknown`: why that could not be told (no answer in time, an object a partial clone lacks) */
   stagedOnly?(abs: string): boolean | { unknown: string };
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };

@@ -40,7 +40,11 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
     const dir = cwd.tree
       ? `its repository's work tree, \`${show(shown(cwd.dir))}\`, beyond the folder it runs in,`
       : `the directory it runs in, \`${show(shown(cwd.dir))}\`,`;
-    return `\`${show(cwd.command)}\` ${verb} ${dir} ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change`;
+    // the way out of a refusal that only a `git add` before any commit brought about (x165 #5)
+    const staged = cwd.staged
+      ? `: \`${show(shown(cwd.staged.file))}\` is staged and in no commit, so git would take it away; commit it, or unstage it with \`git restore --staged ${show(cwd.staged.path)}\``
+      : "";
+    return `\`${show(cwd.command)}\` ${verb} ${dir} ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change${staged}`;
   }
   const copy = treeCopy(segments, control);
   if (copy && "unknown" in copy) return unknown(copy.command, "copies files into a directory holding", copy.unknown);

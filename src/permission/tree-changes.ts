@@ -312,25 +312,36 @@ export function stages(words: Word[]): Word[] | "all" | undefined {
 }
 
 /**
- * Whether git's words may take a file staged but in no commit out of the work tree (x157 #3): `git
- * stash` (push or save, without pathspecs limiting it), `reset --hard`/`--merge`/`--keep`, `checkout`
- * and `switch` with `-f`/`--discard-changes`/`--no-overlay`, `restore` of the index too or from a
- * commit, `read-tree -u`. A plain `checkout BRANCH` carries a staged file over.
+ * What git's words may take out of the work tree of the files staged but in no commit (x157 #3):
+ * "all" for `git stash` (push or save, without pathspecs limiting it), `reset --hard`/`--merge`/
+ * `--keep`, `switch -f`, `checkout -f BRANCH` and `read-tree -u`; the pathspecs of a `checkout`
+ * with `-f`/`--discard-changes`/`--no-overlay` that checks out paths (`-f -- src/a.ts`, `-f HEAD
+ * src/a.ts`, a first operand `isPath` says is a file there), or of a `restore` of the index too or
+ * from a commit (x165 #4); undefined where none. A plain `checkout BRANCH` carries a staged file over.
  */
-export function dropsStaged(words: Word[]): boolean {
+export function dropsStaged(words: Word[], isPath: (text: string) => boolean): Word[] | "all" | undefined {
   const read = readGit(words);
-  if (read?.sub === undefined) return false;
+  if (read?.sub === undefined) return undefined;
   const sub = words[read.sub]!.text;
-  if (sub === "reset") return true; // treeChange says "writes" only for --hard, --merge, --keep (or an option it cannot read)
+  if (sub === "reset") return "all"; // treeChange says "writes" only for --hard, --merge, --keep (or an option it cannot read)
   const next = words[read.sub + 1];
-  if (sub === "stash") return !next || next.text === "push" || next.text === "save" || next.text.startsWith("-");
-  if (!["checkout", "switch", "restore", "read-tree"].includes(sub)) return false;
-  const { given, unsure } = gitArguments(words, read.sub + 1, [sub]);
+  if (sub === "stash") return !next || next.text === "push" || next.text === "save" || next.text.startsWith("-") ? "all" : undefined;
+  if (!["checkout", "switch", "restore", "read-tree"].includes(sub)) return undefined;
+  const { given, operands, unsure } = gitArguments(words, read.sub + 1, [sub]);
   const has = (...names: string[]) => names.some((n) => given.has(n));
-  if (sub === "restore") return unsure || has("staged", "S", "source", "s");
-  if (sub === "read-tree") return has("u");
-  return unsure || has("force", "f", "discard-changes", "no-overlay");
+  if (sub === "read-tree") return has("u") ? "all" : undefined;
+  if (sub === "restore") return unsure || has("staged", "S", "source", "s") ? pathspecs(operands, has) : undefined;
+  if (!unsure && !has("force", "f", "discard-changes", "no-overlay")) return undefined;
+  if (sub === "switch" || unsure || !operands.length) return "all";
+  // `checkout [REV] -- PATHS`, `checkout REV PATHS`, `checkout PATHS`: with no paths, REV is a branch it switches to
+  const first = operands[0]!;
+  const paths = afterDashes(words, first) || (decided(first) && isPath(first.text)) ? operands : operands.slice(1);
+  return paths.length ? pathspecs(paths, has) : "all";
 }
+
+/** `operands` as the pathspecs they are, or "all" where they come from a file or are known only at run time. */
+const pathspecs = (operands: Word[], has: (...names: string[]) => boolean): Word[] | "all" =>
+  has("pathspec-from-file") || !operands.length || operands.some((w) => !decided(w)) ? "all" : operands;
 
 /** Subcommands that write only the paths their pathspecs name, below the directory git runs in when none reaches out (`..`, absolute, `:/`). */
 const PATHSPEC_WRITERS = new Set(["clean", "restore", "rm", "mv", "checkout-index", "apply", "init", "init-db", "worktree"]);

@@ -8,7 +8,7 @@
 // control file or be above one, but for the project a user works in (the start directory and those
 // above it up to the project root, holding none but the project's), where `tar -x` runs too. Pure.
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, projectFile, WINDOWS } from "./control-files.ts";
-import { expandBraces, globOptions, lastComponent, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, globMatches, globOptions, lastComponent, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -106,7 +106,17 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     if (!glob) return written.map(f.normalize);
     const above = [...new Set(controls.flatMap((c) => ancestorsOf(c, sep)))];
     const opts = { dotglob, fold: f === WINDOWS || nocase || !!control.fold };
-    return above.filter((a) => written.flatMap(expandBraces).some((p) => matchesPath(f.normalize(p), a, false, opts)));
+    const patterns = written.flatMap(expandBraces).map(f.normalize);
+    const matched = above.filter((a) => patterns.some((p) => matchesPath(p, a, false, opts)));
+    // what it matches on disk may be a link (`s?/` matching `st` → ~/.local/state): each match is judged where it leads too (x165 #2)
+    if (f !== POSIX || !control.names) return matched;
+    const onDisk: string[] = [];
+    for (const p of patterns) {
+      const found = globMatches(p, control.names, opts);
+      if (!Array.isArray(found)) return `\`${w.raw}\` matches what the checker cannot list: ${found.unknown}`;
+      onDisk.push(...found.map(f.normalize));
+    }
+    return [...new Set([...matched, ...onDisk])];
   }
 
   /** The first control file below `into` in a folder the source's last name (`source`: its text, run-time parts as \0) could be. */
