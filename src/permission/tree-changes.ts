@@ -315,8 +315,8 @@ export function stages(words: Word[]): Word[] | "all" | undefined {
  * What git's words may take out of the work tree of the files staged but in no commit (x157 #3):
  * "all" for `git stash` (push or save, without pathspecs limiting it), `reset --hard`/`--merge`/
  * `--keep`, `switch -f`, `checkout -f BRANCH` and `read-tree -u`; the pathspecs of a `checkout`
- * with `-f`/`--discard-changes`/`--no-overlay` that checks out paths (`-f -- a.ts`, `-f HEAD
- * a.ts`, a first operand `isPath` says is a file there), or of a `restore` of the index too or
+ * with `-f`/`--discard-changes`/`--no-overlay` that checks out paths (`-f -- a.c`, `-f HEAD
+ * a.c`, a first operand `isPath` says is a file there), or of a `restore` of the index too or
  * from a commit (x165 #4); undefined where none. A plain `checkout BRANCH` carries a staged file over.
  */
 export function dropsStaged(words: Word[], isPath: (text: string) => boolean): Word[] | "all" | undefined {
