@@ -111,7 +111,11 @@ export async function decideInstructions(
     const shown = instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, was), basename(f.path) === "SKILL.md");
     // too big to hash: whether its other files changed nobody knows, so only its SKILL.md's change is said
     const same = was !== undefined && ownHash(was) === ownHash(f.hash);
-    if (f.unchecked) return [`(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`, ...(same ? ["(SKILL.md as you approved it)"] : shown)];
+    if (f.unchecked)
+      return [
+        `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
+        ...(same ? ["(SKILL.md as you approved it)"] : shown),
+      ];
     return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined);
   };
   const shown = pending.map((f) => ({ ...f, ...tooBig(f), shown: change({ ...f, ...tooBig(f) }) }));
@@ -234,7 +238,11 @@ function unreadable(state: LoadState, path: string, file: string, at: UserPlaces
   const whose = state.projectSkills && path.startsWith(`${state.projectSkills}/`) ? "a skill of the project's .hey/skills" : "the user's own skill";
   const what = file === path ? `${path} is ${whose}` : `${file} is a file of ${whose} ${path}`;
   const since =
-    own === "new" ? "new in its folder since the user approved the skill" : had ? "changed since the user approved it at the start" : "new or changed since the user last approved it";
+    own === "new"
+      ? "new in its folder since the user approved the skill"
+      : had
+        ? "changed since the user approved it at the start"
+        : "new or changed since the user last approved it";
   return `blocked by permission rules: ${what}, ${since}, not by this session's write_file or edit; its text now is not approved, so it is not read — it waits for the user's yes at the next start of hey at a terminal${had && own !== "new" ? "; /skill sends the text as approved" : ""}`;
 }
 
@@ -261,7 +269,11 @@ const MOVE_OUT = "move a dependency folder in it (node_modules, .venv) out of th
 
 /** A folder skill too big to hash (UNCHECKED) with why it waits: it can never match what was approved, so no -p run loads it. */
 const tooBig = (f: PendingInstruction): { unchecked?: string } =>
-  f.hash.startsWith(UNCHECKED) ? { unchecked: `whose ${TOO_BIG.slice(4)}, which hey cannot check: it is left out of every -p run and asked about at each start at a terminal; ${MOVE_OUT} and loaded` } : {};
+  f.hash.startsWith(UNCHECKED)
+    ? {
+        unchecked: `whose ${TOO_BIG.slice(4)}, which hey cannot check: it is left out of every -p run and asked about at each start at a terminal; ${MOVE_OUT} and loaded`,
+      }
+    : {};
 
 /** The text the question shows of a file: the bytes that were hashed (userInstructionFiles), up to COPY_MAX_BYTES. */
 const shownText = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes.subarray(0, COPY_MAX_BYTES)).toString("utf8") : "");
