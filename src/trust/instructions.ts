@@ -241,7 +241,7 @@ function unreadable(state: LoadState, path: string, file: string, at: UserPlaces
     own === "new"
       ? "new in its folder since the user approved the skill"
       : had
-        ? "changed since the user approved it at the start"
+        ? `${file !== path && own === undefined ? "whose folder" : ""} changed since the user approved it at the start`.trim()
         : "new or changed since the user last approved it";
   return `blocked by permission rules: ${what}, ${since}, not by this session's write_file or edit; its text now is not approved, so it is not read — it waits for the user's yes at the next start of hey at a terminal${had && own !== "new" ? "; /skill sends the text as approved" : ""}`;
 }
