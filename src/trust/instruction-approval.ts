@@ -20,7 +20,12 @@ export interface UserInstruction {
 }
 
 /** A file that waits for the user's yes: never approved (`new`), or changed since; `shown`: what the question shows of it (instructionChange). */
-export type PendingInstruction = UserInstruction & { was: "new" | "changed"; shown?: string[] };
+export type PendingInstruction = UserInstruction & {
+  was: "new" | "changed";
+  shown?: string[];
+  /** why a folder skill too big to hash waits at every start, with what to do (trust/instructions.ts): said in place of "new" or "changed", which hey cannot know */
+  unchecked?: string;
+};
 
 /**
  * The files of `now` the prompt would read against `approved`: every skill, and of the user's
@@ -189,7 +194,10 @@ export function instructionNotices(pending: readonly PendingInstruction[], home:
   const how = asked ? "hey asks again at the next start" : "to use it, start `hey` at a terminal and answer its question";
   return pending.map(
     (f) =>
-      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "AGENTS.md" ? "your AGENTS.md" : f.kind === "skill" ? "a skill" : "a skill of this project's .hey/skills"} ${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}` +
+      `left out: ${visible(tilde(f.path, home))}, ${f.kind === "AGENTS.md" ? "your AGENTS.md" : f.kind === "skill" ? "a skill" : "a skill of this project's .hey/skills"} ` +
+      (f.unchecked
+        ? `${f.unchecked}${asked ? `; ${how}` : ""}`
+        : `${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}`) +
       (f.kind === "AGENTS.md" && instead ? `; ${visible(tilde(instead, home))}, as you approved it, is read in its place` : ""),
   );
 }

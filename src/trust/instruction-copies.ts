@@ -121,16 +121,27 @@ const folderHash = (hash: string) => hash.slice(0, hash.lastIndexOf("."));
  * Undefined when either list is unknown.
  */
 export function folderChanges(file: string, path: string, approved: string | undefined, now: string): string[] | undefined {
+  const before = approvedFiles(file, path, approved);
+  const current = folderFiles(path, folderHash(now));
+  if (!before || !current) return undefined;
+  const names = [...new Set([...Object.keys(before), ...Object.keys(current)])].filter((n) => n !== "SKILL.md").sort();
+  return names.flatMap((n) => (before[n] === current[n] ? [] : [before[n] === undefined ? `${n} (new)` : current[n] === undefined ? `${n} (removed)` : n]));
+}
+
+/**
+ * The hash of each file of the folder skill `path` (its SKILL.md) as approved with `approved`, from
+ * the list hey kept beside its copy: path within the folder → sha256 (hashOf). Undefined when hey
+ * kept none, or one an older hey kept with a fast hash, which approves nothing.
+ */
+export function approvedFiles(file: string, path: string, approved: string | undefined): Record<string, string> | undefined {
   if (approved === undefined || !approved.includes(".") || !ownFolder(copiesDir(file))) return undefined;
   const kept = readNoLink(`${copyOf(file, path)}.files`, true);
-  const current = folderFiles(path, folderHash(now));
-  if (!kept || !current) return undefined;
+  if (!kept) return undefined;
   try {
-    const was = JSON.parse(Buffer.from(kept).toString("utf8")) as { digest?: unknown; each?: Record<string, string> };
+    const was = JSON.parse(Buffer.from(kept).toString("utf8")) as { digest?: unknown; each?: Record<string, unknown> };
     if (was.digest !== folderHash(approved) || typeof was.each !== "object" || was.each === null) return undefined;
-    const before = was.each;
-    const names = [...new Set([...Object.keys(before), ...Object.keys(current)])].filter((n) => n !== "SKILL.md").sort();
-    return names.flatMap((n) => (before[n] === current[n] ? [] : [before[n] === undefined ? `${n} (new)` : current[n] === undefined ? `${n} (removed)` : n]));
+    const each = Object.entries(was.each);
+    return each.every(([, h]) => typeof h === "string" && /^[0-9a-f]{32}$/.test(h)) ? (was.each as Record<string, string>) : undefined;
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@
 // record with the config files' (approve.ts recordApprovals). Without a list nothing is read here.
 import { listsSet } from "../config/control-files.ts";
 import type { Settings } from "../config/settings.ts";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -15,13 +15,17 @@ import {
   SKILL_BYTES_MAX,
   SKILL_FILES_MAX,
   UNCHECKED,
+  isFolderSkill,
+  isLooseSkillFile,
+  isUserAgentsFile,
   isUserInstruction,
+  looseSkill,
   userInstructionFiles,
   type UserPlaces,
 } from "../prompt/user-instructions.ts";
 import { readFileSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
-import { COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
+import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
   adoptedInstructionsNotice,
   approvedHashes,
@@ -64,8 +68,9 @@ export interface InstructionState {
 export function approvedBefore(state: Pick<InstructionState, "record" | "file">): { approved?: Record<string, string>; adopted?: true } {
   if (state.record?.instructions) return { approved: state.record.instructions };
   // a record an older hey rewrote keeps the mark in `trusted` (config/approvals.ts INSTRUCTIONS_KEPT: read as none
-  // approved); the copies folder marks one a hey without that mark wrote
-  if (keptBefore(state.file)) return { approved: {} };
+  // approved); the copies folder marks one a hey without that mark wrote. With no record the folder marks nothing:
+  // the user removed it for a first run (README), and one removed with hey's sessions left is read as lost (approve.ts)
+  if (state.record !== undefined && keptBefore(state.file)) return { approved: {} };
   return state.record === undefined ? {} : { adopted: true };
 }
 
@@ -101,18 +106,19 @@ export async function decideInstructions(
     if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const change = (f: PendingInstruction) => [
-    ...(f.hash.startsWith(UNCHECKED)
-      ? [
-          `(its folder holds over ${SKILL_FILES_MAX} files or ${SKILL_BYTES_MAX / 1024 / 1024} MB: hey cannot check what changed in it, so it asks at every start)`,
-        ]
-      : []),
-    ...withFolder(
-      instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, approved?.[f.path]), basename(f.path) === "SKILL.md"),
-      f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined,
-    ),
-  ];
-  const shown = pending.map((f) => ({ ...f, shown: change(f) }));
+  const change = (f: PendingInstruction) => {
+    const was = approved?.[f.path];
+    const shown = instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, was), basename(f.path) === "SKILL.md");
+    // too big to hash: whether its other files changed nobody knows, so only its SKILL.md's change is said
+    const same = was !== undefined && ownHash(was) === ownHash(f.hash);
+    if (f.unchecked)
+      return [
+        `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
+        ...(same ? ["(SKILL.md as you approved it)"] : shown),
+      ];
+    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined);
+  };
+  const shown = pending.map((f) => ({ ...f, ...tooBig(f), shown: change({ ...f, ...tooBig(f) }) }));
   const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
     state.instructions = approvedHashes(files);
@@ -158,6 +164,8 @@ export function loadable(state: LoadState, path: string, where: UserPlaces): Loa
   } catch {
     return { held: true };
   }
+  // a README.md or a loose .md without frontmatter: the loader never loads it, so it is read as any file
+  if (isLooseSkillFile(path, at) && !looseSkill(path, bytes)) return undefined;
   const hash = hashOfRead(path, bytes, at);
   const approved = state.instructions[path];
   // a folder too big to hash, approved as such at the start: its SKILL.md is what is checked
@@ -181,9 +189,11 @@ export function heldOut(state: LoadState, path: string, at: UserPlaces): boolean
  * `tool` as it meets the user's instruction files under a permission list: hey's write_file and
  * edit note in `state.wrote` what they left one as (the hash of the file or folder skill written
  * in, just after; a file written another way — bash, another hey — is no write of this session's);
- * read_file of a skill's file (its `.md`, or any file in a folder skill) reads only a skill that
- * loads as it is (loadable): one changed since the user approved it, or new, is refused — its new
- * text is not the user's until the next start's question — and so is one that changed during the read.
+ * read_file of a skill's file (its `.md`, or any file in a folder skill) reads only what the user
+ * approved: a skill that loads as it is (loadable), or a file of a folder skill whose own hash is the
+ * one approved. A file new or changed since is refused, named — its text is not the user's until the
+ * next start's question — and so is one that changed during the read. A user AGENTS.md is no skill:
+ * the prompt weighs it, read_file reads it as any file.
  */
 export function guardingInstructions(tool: Tool, state: LoadState, places: UserPlaces): Tool {
   const writes = tool.name === TOOL.writeFile || tool.name === TOOL.edit;
@@ -194,17 +204,21 @@ export function guardingInstructions(tool: Tool, state: LoadState, places: UserP
     if (!where || "error" in where) return undefined;
     // a file in a folder skill, at any depth, changes the folder's hash: the skill is its SKILL.md
     const above = (p: string): string[] => (dirname(p) === p ? [] : [join(dirname(p), "SKILL.md"), ...above(dirname(p))]);
-    return [where.abs, ...above(where.abs)].find((p) => (writes || p.endsWith(".md")) && isUserInstruction(p, at));
+    const own = (writes || (where.abs.endsWith(".md") && !isUserAgentsFile(where.abs, at))) && isUserInstruction(where.abs, at);
+    const skill = own ? where.abs : above(where.abs).find((p) => isFolderSkill(p, at));
+    return skill ? { skill, file: where.abs } : undefined;
   };
   return {
     ...tool,
     async run(args, ctx) {
-      const path = skillOf(args, ctx.cwd);
+      const of = skillOf(args, ctx.cwd);
+      const path = of?.skill;
       if (!writes) {
-        const unread = path && unreadable(state, path, places);
+        const unread = of && unreadable(state, of.skill, of.file, places);
         if (unread) return toolError(unread);
         const result = await tool.run(args, ctx);
-        return path && unreadable(state, path, places) ? toolError(unreadable(state, path, places)!) : result;
+        const after = of && unreadable(state, of.skill, of.file, places);
+        return after ? toolError(after) : result;
       }
       const result = await tool.run(args, ctx);
       const hash = !result.isError && path && instructionHash(path, weighed(state, places));
@@ -214,14 +228,52 @@ export function guardingInstructions(tool: Tool, state: LoadState, places: UserP
   };
 }
 
-/** Why read_file may not read the skill whose file is `path` (guardingInstructions), or undefined when it loads as it is. */
-function unreadable(state: LoadState, path: string, at: UserPlaces): string | undefined {
+/** Why read_file may not read `file` of the skill whose SKILL.md (or `.md`) is `path` (guardingInstructions), or undefined when it may. */
+function unreadable(state: LoadState, path: string, file: string, at: UserPlaces): string | undefined {
   const now = loadable(state, path, at);
   if (now === undefined || ("bytes" in now && !now.kept)) return undefined;
   const had = state.instructions?.[path] !== undefined && state.held?.[path] === undefined;
+  const own = had && basename(path) === "SKILL.md" ? ownFileChange(state, path, file) : undefined;
+  if (own === "same") return undefined; // the skill's folder changed elsewhere (a cache its script wrote): this file is as approved
   const whose = state.projectSkills && path.startsWith(`${state.projectSkills}/`) ? "a skill of the project's .hey/skills" : "the user's own skill";
-  return `blocked by permission rules: ${path} is ${whose}, ${had ? "changed since the user approved it at the start" : "new or changed since the user last approved it"}, not by this session's write_file or edit; its text now is not approved (another process may have written it), so it is not read — it waits for the user's yes at the next start${had ? "; /skill sends the text as approved" : ""}`;
+  const what = file === path ? `${path} is ${whose}` : `${file} is a file of ${whose} ${path}`;
+  const since =
+    own === "new"
+      ? "new in its folder since the user approved the skill"
+      : had
+        ? `${file !== path && own === undefined ? "whose folder" : ""} changed since the user approved it at the start`.trim()
+        : "new or changed since the user last approved it";
+  return `blocked by permission rules: ${what}, ${since}, not by this session's write_file or edit; its text now is not approved, so it is not read — it waits for the user's yes at the next start of hey at a terminal${had && own !== "new" ? "; /skill sends the text as approved" : ""}`;
 }
+
+/**
+ * Whether `file` of the folder skill `path` (its SKILL.md), approved at the start, holds what was
+ * approved ("same"), is "changed", or "new"; undefined when hey kept no list of the folder's files.
+ * Each file is weighed by its own hash: a cache the skill's script wrote beside it changes nothing read.
+ */
+function ownFileChange(state: LoadState, path: string, file: string): "same" | "changed" | "new" | undefined {
+  const approved = state.instructions?.[path];
+  const each = file === path ? approved && { "SKILL.md": ownHash(approved) } : state.file && approvedFiles(state.file, path, approved);
+  if (!each) return undefined;
+  const was = each[relative(dirname(path), file)];
+  if (was === undefined) return "new";
+  try {
+    return hashOf(readFileSync(file)) === was ? "same" : "changed";
+  } catch {
+    return "changed";
+  }
+}
+
+const TOO_BIG = `its folder holds over ${SKILL_FILES_MAX} files or ${SKILL_BYTES_MAX / 1024 / 1024} MB`;
+const MOVE_OUT = "move a dependency folder in it (node_modules, .venv) out of the skill's folder to have it checked";
+
+/** A folder skill too big to hash (UNCHECKED) with why it waits: it can never match what was approved, so no -p run loads it. */
+const tooBig = (f: PendingInstruction): { unchecked?: string } =>
+  f.hash.startsWith(UNCHECKED)
+    ? {
+        unchecked: `whose ${TOO_BIG.slice(4)}, which hey cannot check: it is left out of every -p run and asked about at each start at a terminal; ${MOVE_OUT} and loaded`,
+      }
+    : {};
 
 /** The text the question shows of a file: the bytes that were hashed (userInstructionFiles), up to COPY_MAX_BYTES. */
 const shownText = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes.subarray(0, COPY_MAX_BYTES)).toString("utf8") : "");

@@ -25,7 +25,7 @@ test.each([
   ["no record, nothing kept before: hey's first run takes them as they are", undefined, false, {}],
   ["a record from before hey weighed them: adopted once, said", emptyApprovals(), false, { adopted: true }],
   ["a record an older hey rewrote without the hashes after hey kept them: none approved", emptyApprovals(), true, { approved: {} }],
-  ["no record, though hey kept the hashes here: none approved", undefined, true, { approved: {} }],
+  ["no record, hey's copies left (removed for a first run, as README says): taken as they are (x166 #2)", undefined, true, {}],
   ["the hashes recorded", upgraded, true, { approved: upgraded.instructions }],
 ] as const)("%s", (_, record, kept, want) => {
   if (kept) keepCopies(file(), {});
