@@ -81,10 +81,10 @@ export function skillGuide(g: GuideFacts): string {
   const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
   const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
   const untrusted = g.untrusted ? ` ${UNTRUSTED_GUIDE}` : "";
-  // under a permission list a skill new or changed in the user's folders loads at this session's /reload, and
-  // later runs leave it out (a -p run too) until the user's yes at an interactive start (trust/instructions.ts);
-  // the guide names the user's folders exactly when it names no project config. Both facts hold in every run mode
-  const held = !g.writable && !g.projectConfig;
+  // under a permission list a skill new or changed in the user's folders, or a trusted project's .hey/skills, loads at
+  // this session's /reload, and later runs leave it out (a -p run too) until the user's yes at an interactive start
+  // (trust/instructions.ts); that holds in every run mode
+  const held = !g.writable;
   return `${skill}\n${mcp}\n${held ? HELD_LOADS : "Both load at the user's /reload or next run (a new server after their yes)."}${untrusted}`;
 }
 

@@ -8,8 +8,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { basename, dirname, join, relative } from "node:path";
 import type { PeerDirs } from "../fs/places.ts";
 import { userPeerFiles } from "./agents-md.ts";
-import { skillFolders } from "../skills/load.ts";
-import { splitFrontmatter } from "../skills/frontmatter.ts";
+import { opensWithFrontmatter, skillFolders, skillHead } from "../skills/load.ts";
 import type { UserInstruction } from "../trust/instruction-approval.ts";
 
 /** Where the user's files are: hey's config folder, the home directory, the other agents' folders. */
@@ -62,7 +61,7 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
       const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
       const read = file && readHashed(file, at);
       // a README.md or notes beside the skills: the loader never loads it, so it is nothing to approve
-      if (file === path && read && !looseSkill(path, read.bytes)) continue;
+      if (file === path && read && !looseSkill(read.bytes)) continue;
       if (file && read) out.push({ path: file, kind: dir === at.projectSkills ? "project skill" : "skill", ...read });
     }
   }
@@ -82,31 +81,29 @@ function readHashed(path: string, at: UserPlaces): { hash: string; bytes: Uint8A
 
 /**
  * Whether `path` is one of the user's instruction files as userInstructionFiles names them: a user
- * AGENTS.md, a `.md` in a user skill folder other than its README.md (one without frontmatter is
- * none either: looseSkill, which needs its bytes), or a folder skill's SKILL.md there.
+ * AGENTS.md, a `.md` in a user skill folder (one without frontmatter is none: looseSkill, which
+ * needs its bytes), or a folder skill's SKILL.md there.
  */
 export function isUserInstruction(path: string, at: UserPlaces): boolean {
   if (userAgentsFiles(at).includes(path) || skillFolderOf(path, at) !== undefined) return true;
-  return userSkillFolders(at).includes(dirname(path)) && !isReadme(path);
+  return userSkillFolders(at).includes(dirname(path)) && path.endsWith(".md");
 }
 
 /** Whether `path` is a user AGENTS.md (no skill: read_file of it is never refused, trust/instructions.ts guardingInstructions). */
 export const isUserAgentsFile = (path: string, at: UserPlaces): boolean => userAgentsFiles(at).includes(path);
 
 /**
- * Whether the loose `.md` at `path` in a skills folder, holding `bytes`, is a skill as the loader
- * takes one (skills/load.ts): not a README.md, and with frontmatter; any other it never loads.
+ * Whether the loose `.md` in a skills folder holding `bytes` is a skill as the loader takes one
+ * (skills/load.ts): read and tested by the loader's own functions, so that no file it loads (a
+ * UTF-16 one, a README.md with frontmatter) goes unweighed.
  */
-export function looseSkill(path: string, bytes: Uint8Array): boolean {
-  if (isReadme(path)) return false;
-  const text = Buffer.from(bytes.subarray(0, LOOSE_HEAD_BYTES)).toString("utf8");
-  return splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n")) !== undefined;
+export function looseSkill(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, LOOSE_HEAD_BYTES);
+  return opensWithFrontmatter(skillHead(head, bytes.length).text);
 }
 
 /** As much of a loose `.md` as its frontmatter is looked for in: the loader's own bound (skills/load.ts SKILL_HEAD_BYTES) is larger, and frontmatter opens the file. */
 const LOOSE_HEAD_BYTES = 64 * 1024;
-
-const isReadme = (path: string) => /^readme\.md$/i.test(basename(path));
 
 /** Whether `path` is a folder skill's SKILL.md in one of the user's skill folders. */
 export const isFolderSkill = (path: string, at: UserPlaces): boolean => skillFolderOf(path, at) !== undefined;

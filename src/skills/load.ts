@@ -103,9 +103,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[], gate?: Sk
         }
       }
       const { bytes, size } = given ? { bytes: given.subarray(0, SKILL_HEAD_BYTES), size: given.length } : readHeadBytes(path, SKILL_HEAD_BYTES);
-      // a Latin-1 file reads as its Windows-1252 characters, as an @file does, not as U+FFFD; and it is said
-      // UTF-16 by its byte-order mark (Windows PowerShell 5.1's `>`), as read_file reads it
-      const decoded = utf16Of(bytes) ? { text: decodeText(wholeCharacters(bytes)).text, foreign: 0 } : decodeOutput(bytes, size > bytes.length);
+      const decoded = skillHead(bytes, size);
       text = decoded.text;
       if (decoded.foreign > 0)
         problems.push({
@@ -117,7 +115,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[], gate?: Sk
       return;
     }
     // a loose .md file without frontmatter is not a skill: said (SPEC §12), except for a README
-    if (folder === undefined && !splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"))) {
+    if (folder === undefined && !opensWithFrontmatter(text)) {
       if (!/^readme\.md$/i.test(basename(path)))
         problems.push({ level: "warning", message: `${path}: no frontmatter (--- name and description ---), so it is not a skill; left out` });
       return;
@@ -196,3 +194,15 @@ function kindOf(entry: Dirent | undefined, path: string): "dir" | "file" | "othe
     return "other";
   }
 }
+
+/**
+ * The text of a skill file's head as the loader reads it: a Latin-1 file as its Windows-1252
+ * characters, as an @file reads, not U+FFFD; UTF-16 by its byte-order mark (Windows PowerShell
+ * 5.1's `>`), as read_file reads it. `size`: the whole file's, when `bytes` is only its head.
+ */
+export function skillHead(bytes: Uint8Array, size: number): { text: string; foreign: number } {
+  return utf16Of(bytes) ? { text: decodeText(wholeCharacters(bytes)).text, foreign: 0 } : decodeOutput(bytes, size > bytes.length);
+}
+
+/** Whether a skill file's text opens with frontmatter: a loose `.md` without it (a README among them) is no skill and never loads. */
+export const opensWithFrontmatter = (text: string): boolean => splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n")) !== undefined;

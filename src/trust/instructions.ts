@@ -165,7 +165,7 @@ export function loadable(state: LoadState, path: string, where: UserPlaces): Loa
     return { held: true };
   }
   // a README.md or a loose .md without frontmatter: the loader never loads it, so it is read as any file
-  if (isLooseSkillFile(path, at) && !looseSkill(path, bytes)) return undefined;
+  if (isLooseSkillFile(path, at) && !looseSkill(bytes)) return undefined;
   const hash = hashOfRead(path, bytes, at);
   const approved = state.instructions[path];
   // a folder too big to hash, approved as such at the start: its SKILL.md is what is checked

@@ -131,14 +131,14 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
 
   // x161 #3, x162 #4: under a list the guide said a new skill loads "at /reload or next run", but a skill new in the
   // user's folders is left out of later runs (-p too) until the user's yes at an interactive start
-  test("with a permission list a new skill in the user's folders is said to wait for the user's yes in later runs; the project's folders load as before", () => {
+  test("with a permission list a new skill in the user's folders, or a trusted project's .hey/skills, is said to wait for the user's yes in later runs (x167 #2)", () => {
     const mine = { skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: false };
     const held =
       "Both load at the user's /reload (a new server after their yes); later runs leave a new or changed skill out until the user approves it when hey next starts at a terminal.";
     expect(skillGuide(mine).split("\n")[2]).toBe(held);
     expect(skillGuide({ ...mine, untrusted: true }).split("\n")[2]).toStartWith(`${held} This project is untrusted:`);
     expect(skillGuide({ ...mine, writable: true })).toEndWith("Both load at the user's /reload or next run (a new server after their yes).");
-    expect(skillGuide({ ...DEFAULT_GUIDE, writable: false })).toEndWith("Both load at the user's /reload or next run (a new server after their yes).");
+    expect(skillGuide({ ...DEFAULT_GUIDE, writable: false })).toEndWith(held);
   });
 
   test("a project root other than the working directory is named in the facts, with the task.md to keep as an absolute path and what its .hey/ holds", () => {
