@@ -42,7 +42,7 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
       : `the directory it runs in, \`${show(shown(cwd.dir))}\`,`;
     // the way out of a refusal that only a `git add` before any commit brought about (x165 #5)
     const staged = cwd.staged
-      ? `: \`${show(shown(cwd.staged.file))}\` is staged and in no commit, so git would take it away; commit it, or unstage it with \`git restore --staged ${show(cwd.staged.path)}\``
+      ? `: \`${show(shown(cwd.staged.file))}\` is staged and in no commit, so git would take it away; commit it first, or ask the user to unstage it (\`git restore --staged ${show(cwd.staged.path)}\`: hey refuses that to the agent, as every change of its own files)`
       : "";
     return `\`${show(cwd.command)}\` ${verb} ${dir} ${where} hey's own configuration or trust file \`${show(shown(cwd.file))}\`, which the agent may not change${staged}`;
   }

@@ -130,5 +130,7 @@ testNeeding(["bash", "git"])("a staged-only config: git in another repository ru
   const said = check()("bash", { command: "git stash" }) ?? "allowed";
   expect(said).toMatch(/^blocked by permission rules: .*deletes/);
   expect(said).toContain("`~/src/shop/.hey/config.toml` is staged and in no commit");
-  expect(said).toContain("commit it, or unstage it with `git restore --staged .hey/config.toml`");
+  expect(said).toContain("commit it first, or ask the user to unstage it (`git restore --staged .hey/config.toml`");
+  // the agent is not told to run what it would be refused (x168 #4)
+  expect(check()("bash", { command: "git restore --staged .hey/config.toml" })).toMatch(/^blocked by permission rules/);
 });
