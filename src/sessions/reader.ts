@@ -31,6 +31,7 @@ export const DEFAULT_WINDOW = 500;
  * next `hey -c` then starts where this one did, and its first request extends the last one sent (x163 #2: a start that
  * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth (~500 typical
  * messages), and a session smaller than this is loaded whole (up to MAX_WINDOWS windows), as its live run sent it.
+ * Windows of short messages snap to a smaller power of two (strideFor), one their MAX_WINDOWS reach.
  */
 export const WINDOW_STRIDE = 1024 * 1024;
 /**
@@ -44,6 +45,22 @@ const SCAN_LIMIT = 32 * 1024 * 1024;
  * prompt cache goes over each request since the cache began (1,928 messages: 1.7 s and 151 MB to the first request).
  */
 const MAX_WINDOWS = 3;
+/**
+ * The stride holds about this many messages of the window's average size: the boundary then lies at most ~2 windows before
+ * the window, inside MAX_WINDOWS, so the start stays put for short messages too (x167 #1: at ~260 B a message, a 1 MB stride
+ * reached MAX_WINDOWS first and the start moved with every run: 45 of 60 runs differed).
+ */
+const STRIDE_MESSAGES = 1000;
+
+/**
+ * The stride the window's start snaps to (WINDOW_STRIDE): the largest power of two of `most` that holds STRIDE_MESSAGES
+ * messages of `averageBytes`. A power of two, so that the small changes in the average from run to run seldom change it. Pure.
+ */
+export function strideFor(averageBytes: number, most: number = WINDOW_STRIDE): number {
+  let stride = most;
+  while (stride >= 2 && stride > averageBytes * STRIDE_MESSAGES) stride /= 2;
+  return Math.floor(stride);
+}
 
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
@@ -279,7 +296,10 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       }
       // ...and on to the stride's boundary before them (WINDOW_STRIDE), at most MAX_WINDOWS windows
       const end = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
-      if (found.length >= window) from ??= stride > 0 ? Math.floor((end + 1) / stride) * stride : end + 1;
+      if (found.length >= window && from === undefined) {
+        const fit = stride > 0 ? strideFor((size - line.offset) / found.length, stride) : 0; // the window's own bytes, usage lines too
+        from = fit > 0 ? Math.floor((end + 1) / fit) * fit : end + 1;
+      }
       if (from !== undefined && (line.offset < from || found.length >= MAX_WINDOWS * window)) {
         before = end;
         break;
