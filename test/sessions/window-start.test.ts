@@ -4,7 +4,8 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../../src/kernel/ir.ts";
-import { loadSession, strideFor, WINDOW_STRIDE } from "../../src/sessions/reader.ts";
+import { loadSession } from "../../src/sessions/reader.ts";
+import { strideFor, WINDOW_STRIDE } from "../../src/sessions/window-stride.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "hey-window-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
