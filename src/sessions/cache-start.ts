@@ -117,6 +117,9 @@ export function cacheStart(): CacheStart {
  * cannot tell that from the messages (x163 #1: it took such a request as A going on, and the next `hey -c -m A` sent
  * back a result A's cache held rewritten: 34 % of the prefix reused, where that hey reused 58 %). So an answer whose
  * usage line does not say is taken as rebuilt where the answer before it was another model's. `newestFirst`: as read.
+ * A return to a model within one run (`/model B`, then `/model A`), which that hey kept warm, is taken so too (x167 #4):
+ * those files mark no run's start (each run's model entry reads like a `/model` one), and either guess costs the next
+ * run one cache write, so the resumed case x163 #1 measured keeps its fix. Files with `rebuilt` never reach this guess.
  */
 export function coldSwitches(newestFirst: readonly Answered[]): void {
   for (let i = 0; i + 1 < newestFirst.length; i++) {

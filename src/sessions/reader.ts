@@ -20,31 +20,20 @@ import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
 import { cacheStart, requestTimes, type Answered } from "./cache-start.ts";
+import { MAX_WINDOWS, strideFor, WINDOW_STRIDE } from "./window-stride.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
+export { WINDOW_STRIDE } from "./window-stride.ts";
 export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
 
 /** SPEC §19: resume keeps at least the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
-/**
- * The window starts at the last multiple of this many bytes of the file before its 500th message, not at the 500th: the
- * next `hey -c` then starts where this one did, and its first request extends the last one sent (x163 #2: a start that
- * slid with each run reused 0.1 % of a raised budget's prefix). It moves once per this much growth (~500 typical
- * messages), and a session smaller than this is loaded whole (up to MAX_WINDOWS windows), as its live run sent it.
- */
-export const WINDOW_STRIDE = 1024 * 1024;
 /**
  * How far before the window resume searches for the latest summary and model entry: ~30,000
  * typical messages. A summary older than that says little about the recent window, and the
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
 const SCAN_LIMIT = 32 * 1024 * 1024;
-/**
- * A stride of short messages (a few hundred bytes each) still loads at most this many windows' worth: the replay of the
- * prompt cache goes over each request since the cache began (1,928 messages: 1.7 s and 151 MB to the first request).
- */
-const MAX_WINDOWS = 3;
-
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
@@ -279,7 +268,10 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       }
       // ...and on to the stride's boundary before them (WINDOW_STRIDE), at most MAX_WINDOWS windows
       const end = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
-      if (found.length >= window) from ??= stride > 0 ? Math.floor((end + 1) / stride) * stride : end + 1;
+      if (found.length >= window && from === undefined) {
+        const fit = stride > 0 ? strideFor((size - line.offset) / found.length, stride) : 0; // the window's own bytes, usage lines too
+        from = fit > 0 ? Math.floor((end + 1) / fit) * fit : end + 1;
+      }
       if (from !== undefined && (line.offset < from || found.length >= MAX_WINDOWS * window)) {
         before = end;
         break;

@@ -73,7 +73,7 @@ export function usageReport(
     st?.texts && `${count(st.texts, "long message")} cut to start and end`,
     made && `${n(made)} summar${made === 1 ? "y" : "ies"}`,
   ].filter((x): x is string => typeof x === "string");
-  // a resume loads the latest 500 messages or more (summaries as one; sessions/reader.ts WINDOW_STRIDE): the session's are the file's and this run's
+  // a resume loads the latest 500 messages or more (summaries as one; sessions/window-stride.ts): the session's are the file's and this run's
   const held = agent.messages.length;
   const all = earlier ? earlier.messages + held - earlier.loaded : held;
   const inSession = `${n(all)} messages in the session${all === held ? "" : ` (${n(held)} in this run's history)`}`;
