@@ -42,6 +42,8 @@ export interface AgentParts {
   alias?(name: string): string | undefined;
   output: Output;
   cwd: string;
+  /** how the user picks another model (LoopDeps.modelSwitch): `/model` at hey's prompt, `-m` on the next command line */
+  modelSwitch?: LoopDeps["modelSwitch"];
   /** what the file tools saw (their `seen`): each request forgets the read_file results it does not show whole (SeenFile.reads) */
   seen?: SeenFiles;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */

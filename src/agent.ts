@@ -313,6 +313,7 @@ export function createAgent(parts: AgentParts): Agent {
       ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
       ...(parts.unlisted ? { unlisted: parts.unlisted } : {}),
       ...(parts.alias ? { alias: parts.alias } : {}),
+      ...(parts.modelSwitch ? { modelSwitch: parts.modelSwitch } : {}),
       limits: settings.limits,
       retry: settings.retry,
       permission: parts.permission,

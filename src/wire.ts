@@ -296,6 +296,7 @@ export async function assemble(
     alias: (name) => mcpCallName(name, mcp.offer()), // `mcp__everything__get-sum`: runs, and is judged, as get-sum
     output,
     cwd,
+    modelSwitch: oneShot ? "command line" : "prompt", // what the advice after a model's refusal names
     seen, // read_file's notes point at results a request still shows whole
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,

@@ -39,20 +39,22 @@ export function stagedOnly(abs: string, env: Env): boolean | { unknown: string }
     if (!boundedList(gitDir).some((n) => n.startsWith("sharedindex."))) return false;
     listed = undefined;
   }
-  const ask = (args: string[]) => names(args, { top, gitDir, env });
+  // the git calls share one deadline, so a slow repository makes a command wait that long once, not once per call
+  const until = Date.now() + DEADLINE_MS;
+  const ask = (args: string[]) => answer(args, { top, gitDir, env }, until - Date.now());
   // a large index: git lists it, its fsmonitor (a command the repository's config may name) off
   if (listed === undefined) {
     const index = ask(["ls-files", "-z", "--", rel]);
-    if (index === undefined) return { unknown: "git could not say whether its index lists it (no answer in time)" };
-    if (!index.includes(rel)) return false;
+    if (!("names" in index)) return { unknown: `git could not say whether its index lists it (${index.why})` };
+    if (!index.names.includes(rel)) return false;
   }
   const head = ask(["ls-tree", "-z", "--name-only", "HEAD", "--", rel]);
-  if (head === undefined) {
-    // no commit yet (`rev-parse --verify` fails quietly too): it is in none
-    if (ask(["rev-parse", "-q", "--verify", "HEAD"]) === undefined) return true;
-    return { unknown: "git could not read HEAD's tree (no answer in time, or an object a partial clone never fetched)" };
-  }
-  return !head.includes(rel);
+  if ("names" in head) return !head.names.includes(rel);
+  if (!("exit" in head)) return { unknown: `git could not read HEAD's tree (${head.why})` };
+  // git answered that it could not: with no commit yet (`rev-parse --verify` then fails quietly too) the file is in none
+  const commit = ask(["rev-parse", "-q", "--verify", "HEAD"]);
+  if ("exit" in commit) return true;
+  return { unknown: `git could not read HEAD's tree (${"names" in commit ? "an object a partial clone never fetched" : commit.why})` };
 }
 
 // what git is kept from doing while it answers: reaching a remote (every transport git knows refused on the
@@ -64,8 +66,13 @@ const QUIET = [
   "core.hooksPath=/dev/null",
 ];
 
-/** The NUL-separated names git prints for `args` in the repository, or undefined where it failed or did not answer within the deadline. */
-function names(args: string[], at: { top: string; gitDir: string; env: Env }): string[] | undefined {
+/** What git said: the NUL-separated names it printed; that it failed (`exit`, its non-zero status); or why there was no answer. */
+type Answer = { names: string[] } | { exit: number; why: string } | { why: string };
+
+/** git's answer to `args` in the repository within `ms`; never throws. */
+function answer(args: string[], at: { top: string; gitDir: string; env: Env }, ms: number): Answer {
+  const late = { why: "no answer in time" };
+  if (ms <= 0) return late;
   try {
     const git = Bun.spawnSync(["git", ...QUIET.flatMap((c) => ["-c", c]), ...args], {
       cwd: at.top,
@@ -74,10 +81,13 @@ function names(args: string[], at: { top: string; gitDir: string; env: Env }): s
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
-      timeout: DEADLINE_MS,
+      timeout: ms,
     });
-    return git.exitCode === 0 ? git.stdout.toString().split("\0") : undefined;
-  } catch {
-    return undefined; // git could not start
+    if (git.exitCode === 0) return { names: git.stdout.toString().split("\0") };
+    // killed at the deadline (or by anything else): no exit status, so no answer
+    if (git.exitCode === null || git.signalCode) return late;
+    return { exit: git.exitCode, why: `git exited with status ${git.exitCode}` };
+  } catch (e) {
+    return { why: `git could not start: ${e instanceof Error ? e.message : String(e)}` };
   }
 }

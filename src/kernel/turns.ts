@@ -59,6 +59,11 @@ export interface LoopDeps {
    * partial answer or an empty one after tool results (the model's way to end its task). Never rejects.
    */
   fallback?(error: ProviderError, signal: AbortSignal): Promise<Provider | undefined>;
+  /**
+   * how the run's user picks another model, which the advice after a model's refusal names: at hey's prompt
+   * (`/model`, at once), or on the next run's command line (`-m`, `--fallback-model`); undefined: neither (an embedder's run)
+   */
+  modelSwitch?: "prompt" | "command line";
 }
 
 /** What one request is built from; its tools are also the ones its calls run against. */
@@ -193,7 +198,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
           self.append(ended);
           return { message: ended, answered: false, stop: "stop", tools: context.tools };
         }
-        return self.fail(reply.error.kind, reply.error.message + advice(reply.error, deps.fallback !== undefined), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
+        return self.fail(reply.error.kind, reply.error.message + advice(reply.error, deps.fallback !== undefined, deps.modelSwitch), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
       // calls made anyway in the hand-off will never run: left out of a copy, as a message is never edited once made (the reply was weighed and shown already)
@@ -264,12 +269,14 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
 
 /**
  * What the user can do about the error that ends the run, after its words; not in the error a fallback is told by (it just
- * switched models). `fallbacks`: some are set, so the run has tried them.
+ * switched models). `fallbacks`: some are set, so the run has tried them; `how`: LoopDeps.modelSwitch.
  */
-function advice(error: ProviderError, fallbacks: boolean): string {
-  if (error.kind === "quota_exhausted") return " (switch models with /model or -m)";
+function advice(error: ProviderError, fallbacks: boolean, how: LoopDeps["modelSwitch"]): string {
+  // at the prompt `/model` works at once (`-m` and `--fallback-model` only after a restart); a -p run has no prompt
+  const ways = how === "prompt" ? "/model" : how === "command line" ? (fallbacks ? "-m" : "-m or --fallback-model") : undefined;
+  if (error.kind === "quota_exhausted") return how === "prompt" ? " (switch models with /model)" : ways ? ` (run again with another model: ${ways})` : "";
   if (!error.waitTooLong) return "";
-  return `; raise max_delay_ms to wait, or use another model (${fallbacks ? "/model or -m" : "/model, -m or --fallback-model"})`;
+  return `; raise max_delay_ms to wait, or use another model${ways ? ` (${ways})` : ""}`;
 }
 
 /** Why a request goes with thinking off (the debug log's line). */

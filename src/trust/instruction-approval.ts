@@ -25,6 +25,8 @@ export type PendingInstruction = UserInstruction & {
   shown?: string[];
   /** why a folder skill too big to hash waits at every start, with what to do (trust/instructions.ts): said in place of "new" or "changed", which hey cannot know */
   unchecked?: string;
+  /** when only Python's bytecode cache changed in a folder skill's folder: which, why it counts, and the way out (trust/python-cache.ts) */
+  pythonCache?: string;
 };
 
 /**
@@ -125,7 +127,8 @@ const splitLines = (text: string) => {
 };
 
 /** `path` as the user reads it: `~/…` under `home`. */
-const tilde = (path: string, home: string) => (home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+/** `path` as the user is shown it: under the home directory with `~`. */
+export const tilde = (path: string, home: string) => (home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
 
 /** The skills folder a skill file is in: a folder skill's SKILL.md is one level deeper. */
 const skillsFolder = (path: string) => (basename(path) === "SKILL.md" ? dirname(dirname(path)) : dirname(path));
@@ -197,7 +200,9 @@ export function instructionNotices(pending: readonly PendingInstruction[], home:
       `left out: ${visible(tilde(f.path, home))}, ${f.kind === "AGENTS.md" ? "your AGENTS.md" : f.kind === "skill" ? "a skill" : "a skill of this project's .hey/skills"} ` +
       (f.unchecked
         ? `${f.unchecked}${asked ? `; ${how}` : ""}`
-        : `${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}`) +
+        : f.pythonCache
+          ? `changed since you last approved your instruction files: ${f.pythonCache}; or ${how}`
+          : `${f.was === "new" ? "new" : "changed"} since you last approved your instruction files (the agent may have written it, and every session would read it); ${how}`) +
       (f.kind === "AGENTS.md" && instead ? `; ${visible(tilde(instead, home))}, as you approved it, is read in its place` : ""),
   );
 }

@@ -36,8 +36,10 @@ import {
   oneFileQuestion,
   pendingInstructions,
   type PendingInstruction,
+  tilde,
 } from "./instruction-approval.ts";
 import { readAnswer } from "./policy.ts";
+import { pythonCacheNote } from "./python-cache.ts";
 
 /** What of the run's approvals state (approve.ts ApprovalState) this step reads and sets. */
 export interface InstructionState {
@@ -116,9 +118,14 @@ export async function decideInstructions(
         `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
         ...(same ? ["(SKILL.md as you approved it)"] : shown),
       ];
-    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined);
+    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined, f.pythonCache);
   };
-  const shown = pending.map((f) => ({ ...f, ...tooBig(f), shown: change({ ...f, ...tooBig(f) }) }));
+  const shown = pending.map((f) => {
+    const cache =
+      f.was === "changed" ? pythonCacheNote(folderChanges(state.file, f.path, approved?.[f.path], f.hash), tilde(dirname(f.path), at.home)) : undefined;
+    const g = { ...f, ...tooBig(f), ...(cache ? { pythonCache: cache } : {}) };
+    return { ...g, shown: change(g) };
+  });
   const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
     state.instructions = approvedHashes(files);
@@ -278,9 +285,9 @@ const tooBig = (f: PendingInstruction): { unchecked?: string } =>
 /** The text the question shows of a file: the bytes that were hashed (userInstructionFiles), up to COPY_MAX_BYTES. */
 const shownText = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes.subarray(0, COPY_MAX_BYTES)).toString("utf8") : "");
 
-/** A folder skill's shown change with the other files that changed in its folder named (folderChanges), when known. */
-function withFolder(shown: string[], changed: string[] | undefined): string[] {
+/** A folder skill's shown change with the other files that changed in its folder named (folderChanges), when known; or said to be Python's cache alone (`cache`). */
+function withFolder(shown: string[], changed: string[] | undefined, cache: string | undefined): string[] {
   if (!changed?.length) return shown;
-  const named = `changed in its folder: ${changed.join(", ")}`;
+  const named = cache ?? `changed in its folder: ${changed.join(", ")}`;
   return shown[0]?.startsWith("(SKILL.md as you approved it") ? [`(SKILL.md as you approved it; ${named})`] : [...shown, `(also ${named})`];
 }

@@ -103,7 +103,7 @@ test("OpenRouter's per-minute cap resetting later than hey waits: one request, o
   expect(run.code).toBe(1);
   expect(openrouter.requests.length - before).toBe(1);
   expect(run.stderr).toMatch(
-    /^error: http:\/\/127\.0\.0\.1:\d+\/api\/v1: rate limited \(429\): Rate limit exceeded: free-models-per-min\. — the server allows the next try in [56] min, longer than hey waits \(\[retry\] max_delay_ms = 60000\); raise max_delay_ms to wait, or use another model \(\/model, -m or --fallback-model\)\n$/,
+    /^error: http:\/\/127\.0\.0\.1:\d+\/api\/v1: rate limited \(429\): Rate limit exceeded: free-models-per-min\. — the server allows the next try in [56] min, longer than hey waits \(\[retry\] max_delay_ms = 60000\); raise max_delay_ms to wait, or use another model \(-m or --fallback-model\)\n$/,
   );
 });
 

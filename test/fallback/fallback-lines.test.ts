@@ -22,6 +22,7 @@ test("a spent quota: the falling-back line quotes it without 'switch models'; th
     settings: settingsOf("a", "m1"),
     provider: fakeProvider([spent()], { model: "m1" }),
     tools: () => [],
+    modelSwitch: "prompt", // the REPL's agent (a -p run's names -m)
     output,
     cwd: process.cwd(),
     system: () => "test",
@@ -35,7 +36,7 @@ test("a spent quota: the falling-back line quotes it without 'switch models'; th
   expect(output.of("fallback").map((e) => e.message)).toEqual([
     "falling back from a/m1 to b/m2 for the rest of this run: a/m1 is out of quota (quota exhausted (429): You exceeded your current quota)",
   ]);
-  expect(output.of("error").map((e) => e.message)).toEqual(["quota exhausted (429): You exceeded your current quota (switch models with /model or -m)"]);
+  expect(output.of("error").map((e) => e.message)).toEqual(["quota exhausted (429): You exceeded your current quota (switch models with /model)"]);
 });
 
 const TEXT = `[default]\nprovider = "a"\n[provider.a]\nbase_url = "http://127.0.0.1:1/v1"\nmodels = ["m1"]\n[provider.b]\nbase_url = "http://127.0.0.1:2/v1"\nmodels = ["m2"]\n[provider.c]\nbase_url = "http://127.0.0.1:3/v1"\nmodels = ["m3"]\n`;

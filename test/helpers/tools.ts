@@ -19,6 +19,7 @@ export const APT_PACKAGE: Record<string, string> = {
   unzip: "unzip",
   cargo: "cargo",
   cp: "coreutils",
+  sleep: "coreutils",
 };
 
 /** "name — needs X (apt-get install Y)" lines of the tests skipped so far, for the summary. */

@@ -433,21 +433,25 @@ describe("retries", () => {
     expect(deps.output.of("retry")).toEqual([{ type: "retry", attempt: 1, delay_ms: 3000, error: "rate limited (429)" }]);
   });
 
-  // x161 #4: the line said the wait but not what would get past it
+  // x161 #4: the line said the wait but not what would get past it; x167 #3: in the words of the run's mode
   test("a server delay longer than max_delay_ms is not waited: it fails at once saying when, and what would help", async () => {
-    const deps = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]));
+    const deps = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]), { modelSwitch: "command line" });
     const result = await runLoop([userMessage("q")], deps);
     expect(result.stop).toBe("error");
     expect(deps.clock.slept).toEqual([]);
     expect(deps.output.of("error")[0]!.message).toBe(
-      "rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000); raise max_delay_ms to wait, or use another model (/model, -m or --fallback-model)",
+      "rate limited (429) — the server allows the next try in 3 h 0 min, longer than hey waits ([retry] max_delay_ms = 60000); raise max_delay_ms to wait, or use another model (-m or --fallback-model)",
     );
     // with fallback models set, none left to take it: only the longer wait is named
-    const tried = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]), { fallback: async () => undefined });
+    const tried = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]), { fallback: async () => undefined, modelSwitch: "command line" });
     await runLoop([userMessage("q")], tried);
     expect(tried.output.of("error")[0]!.message).toEndWith(
-      "longer than hey waits ([retry] max_delay_ms = 60000); raise max_delay_ms to wait, or use another model (/model or -m)",
+      "longer than hey waits ([retry] max_delay_ms = 60000); raise max_delay_ms to wait, or use another model (-m)",
     );
+    // at hey's prompt: /model, which works at once (-m and --fallback-model only after a restart)
+    const asked = loopDeps(fakeProvider([{ error: rate(3 * 3600_000) }]), { modelSwitch: "prompt" });
+    await runLoop([userMessage("q")], asked);
+    expect(asked.output.of("error")[0]!.message).toEndWith("raise max_delay_ms to wait, or use another model (/model)");
     // given up for another reason: nothing about the wait
     const spent = loopDeps(fakeProvider(Array.from({ length: 6 }, () => ({ error: rate(1000) }))));
     await runLoop([userMessage("q")], spent);
@@ -496,6 +500,19 @@ describe("retries", () => {
     const err = deps.output.of("error")[0]!;
     expect(err.kind).toBe(kind);
     expect(err.message).toStartWith(message);
+  });
+
+  // x167 #3: a -p run has no /model; at the prompt /model works at once
+  test.each([
+    ["command line", false, " (run again with another model: -m or --fallback-model)"],
+    ["command line", true, " (run again with another model: -m)"],
+    ["prompt", false, " (switch models with /model)"],
+    ["prompt", true, " (switch models with /model)"],
+  ] as const)("a spent quota in a %s run (fallbacks set: %p) names the way to switch models there", async (modelSwitch, fallbacks, words) => {
+    const spent = new ProviderError("quota_exhausted", "You exceeded your current quota");
+    const deps = loopDeps(fakeProvider([{ error: spent }]), { modelSwitch, ...(fallbacks ? { fallback: async () => undefined } : {}) });
+    await runLoop([userMessage("q")], deps);
+    expect(deps.output.of("error")[0]!.message).toBe(`You exceeded your current quota${words}`);
   });
 
   test("a stream cut after partial text is not retried and keeps the text, marked as unfinished", async () => {
