@@ -1,5 +1,5 @@
 // A skill's own Python script, run once, leaves its bytecode cache in the skill's folder
-// (`scripts/__pycache__/fill.cpython-312.pyc`), which changes the folder's hash (x168 #3). hey still
+// (`__pycache__/fill.cpython-312.pyc` beside the script), which changes the folder's hash (x168 #3). hey still
 // counts it: Python runs a .pyc in place of its source whenever the header's time and size match the
 // .py, which anyone who can write the file can make them do, so a cache is no proof of what runs.
 // What is said instead is that only the cache changed, and how to be rid of it for good.
