@@ -201,11 +201,13 @@ function read(req: Op, slow?: string, again = false): { answer: Answer; bytes?: 
   Atomics.store(ctl, 0, 1);
   Atomics.notify(ctl, 0);
   const began = Date.now();
-  // waited for in slices: a thread that ended by itself (its read cannot answer any more) is not waited for to the end
+  // waited for in slices: a thread that ended by itself (its read cannot answer any more) is not waited for to the end;
+  // the time left is the clock's, not the slices counted (a wait that returns early must not end the deadline early)
   const answeredIn = (ms: number) => {
-    for (let left = ms; ; left -= ALIVE_MS) {
-      if (Atomics.wait(ctl, 1, 0, Math.min(left, ALIVE_MS)) !== "timed-out" || Atomics.load(ctl, 1) !== 0) return true;
-      if (left <= ALIVE_MS || threadEnded(r)) return false;
+    const until = performance.now() + ms;
+    for (let left = ms; ; left = until - performance.now()) {
+      if (Atomics.wait(ctl, 1, 0, Math.max(0, Math.min(left, ALIVE_MS))) !== "timed-out" || Atomics.load(ctl, 1) !== 0) return true;
+      if (until - performance.now() <= 0 || threadEnded(r)) return false;
     }
   };
   // One deadline first; then a request the thread has not even taken up (it clears ctl[0]) waits on a
