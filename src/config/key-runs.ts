@@ -42,8 +42,12 @@ function lineAt(text: string, start: number): { start: number; end: number; next
   return { start, end: text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop, next: stop + 1 };
 }
 
-/** The line split into what goes before a body of `width` base64 characters ending it and that body, when it ends so. */
-function wholeLine(text: string, line: { start: number; end: number }, width: number): { prefix: string; body: string } | undefined {
+/**
+ * The line split into what goes before a body of `width` base64 characters ending it and that body, when it ends so;
+ * `kinds`: the body holds all three kinds of base64, as a run's first line must (a later line of a key, or of any
+ * base64, lacks a digit about once in 50,000: it goes on the run, never ends it there).
+ */
+function wholeLine(text: string, line: { start: number; end: number }, width: number, kinds = true): { prefix: string; body: string } | undefined {
   const at = line.end - width;
   if (at < line.start) return undefined;
   // the base64 is as wide as a key's line, but for a diff's `+` before it: a wider line is other base64 (`base64` wraps at 76)
@@ -51,7 +55,7 @@ function wholeLine(text: string, line: { start: number; end: number }, width: nu
     return undefined;
   for (let i = line.end - 1; i >= at; i--) if (!base64Code(text.charCodeAt(i))) return undefined;
   const body = text.slice(line.end - width, line.end);
-  return threeKinds(body) ? { prefix: text.slice(line.start, line.end - width), body } : undefined;
+  return !kinds || threeKinds(body) ? { prefix: text.slice(line.start, line.end - width), body } : undefined;
 }
 
 /** Where a line's part of a key's line starts, when it holds one after the key's prefix: the first (`tail -c` starts inside one) or the last (shorter, maybe padded). */
@@ -104,7 +108,7 @@ function runFrom(text: string, line: { start: number; end: number; next: number 
     const bodies = [first.body];
     let last = line;
     for (let next = lineAt(text, line.next); next.start < text.length; next = lineAt(text, next.next)) {
-      const whole = wholeLine(text, next, width);
+      const whole = wholeLine(text, next, width, false);
       if (!whole || !samePrefix(shape, whole.prefix)) break;
       bodies.push(whole.body);
       last = next;

@@ -85,3 +85,23 @@ describe("long lines of base64", () => {
     expect(decoded).toBeLessThan(text.length / 4);
   });
 });
+
+describe("a line without a digit goes on a run of a key's width (about one in 50,000 lines of base64 has none)", () => {
+  const body = (pem: string) => pem.split("\n").filter((l) => /^[A-Za-z0-9+/]{64}$/.test(l));
+  /** `line` with its digits turned into letters: still base64 of the width, with two kinds of character */
+  const noDigits = (line: string) => line.replace(/\d/g, (d) => "ghijklmnop"[Number(d)]!);
+  test("a key's middle lines (sed -n 5,20p), one of them without a digit: all hidden, that line too", () => {
+    const lines = body(RSA).slice(4, 20);
+    lines[8] = noDigits(lines[8]!);
+    const text = `${lines.join("\n")}\n`;
+    const out = redactShapes(text);
+    expect(out).not.toContain(lines[8]!);
+    expect(out).not.toContain(lines[15]!);
+  });
+  test("300 lines of openssl base64, line 150 without a digit: shown whole, not its first 150 lines taken for a key", () => {
+    const lines = wrapped(Buffer.from(Array.from({ length: 14_400 }, (_, i) => (i * 7919 + (i >> 3) * 104_729) & 0xff)), 64);
+    lines[150] = noDigits(lines[150]!);
+    const text = `${lines.join("\n")}\n`;
+    expect(redactShapes(text)).toBe(text);
+  });
+});
