@@ -296,7 +296,8 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
     if (waiting) return waitingLine(waiting);
     const now = load(opts.skills.trusted());
-    const written = now.skills.find((s) => s.name === name)?.path;
+    // written since, in a folder that was read then: one of the project's, trusted since, is the trust's to say (user-input.ts)
+    const written = load(loads).skills.find((s) => s.name === name)?.path;
     if (written) return `${written} was written after the skills were loaded: /reload loads it`;
     // a skill is named by its folder (or file): the mistake that left `NAME/SKILL.md` or `NAME.md` out says why
     // (or its link out of the project, which the user alone reads: this is a usage error, on their screen)

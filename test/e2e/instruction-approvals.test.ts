@@ -181,7 +181,8 @@ testNeeding(["tmux"])("at /reload a skill this session's write_file made loads; 
     await term.waitFor((s) => /› \/reload\n[^]*\n›\s*$/.test(s));
     await term.type("/skills");
     await term.keys("Enter");
-    const screen = await term.waitFor("other");
+    // the listing's end (the /reload line above names "other" too)
+    const screen = await term.waitFor((s) => /› \/skills\n[^]*\n›\s*$/.test(s));
     expect(screen).toMatch(/made .*Made in this session/);
     expect(screen).toMatch(/other .*\[waiting for your yes/);
     await term.type("/quit");

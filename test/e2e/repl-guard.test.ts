@@ -158,6 +158,10 @@ test("trust.json written behind hey's back: the trust question comes back, and a
   expect(await flat(first)).toContain(
     `hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`,
   );
+  // under a list the project's .hey/skills are weighed as the user's own are: its skill, never approved, is shown and asked about once
+  await first.type("y");
+  await first.keys("Enter");
+  await first.waitFor("Use it? (y/N)", ALL);
   await answer(first, "y", /^›/m);
   await say(first, "hi", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain("- deploy: Ship it.");
