@@ -9,6 +9,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { INSTRUCTIONS_KEPT } from "../../src/config/approvals.ts";
 import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
 import { startTerm } from "../helpers/tmux.ts";
@@ -229,7 +230,7 @@ test("after a removed record, a yes to the trust question is recorded at once: k
     await term.keys("Enter");
     await term.waitFor("[exit 0]");
     const kept = JSON.parse(readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8")) as { trusted: string[] };
-    expect(kept.trusted).toHaveLength(1);
+    expect(kept.trusted.filter((p) => p !== INSTRUCTIONS_KEPT)).toHaveLength(1); // the project: beside the mark that hashes are kept
     const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
     expect(r.stderr).not.toContain("missing");
     expect(r.stderr).not.toContain("trust.json trusts");
@@ -261,7 +262,7 @@ test("after a removed record, a yes to /trust is recorded at once: kept when the
     await term.keys("Enter");
     await term.waitFor("[exit 0]");
     const kept = JSON.parse(readFileSync(join(term.home, ".local", "state", "hey", "approvals.json"), "utf8")) as { trusted: string[] };
-    expect(kept.trusted).toHaveLength(1);
+    expect(kept.trusted.filter((p) => p !== INSTRUCTIONS_KEPT)).toHaveLength(1); // the project: beside the mark that hashes are kept
     const r = await runHey(["-p", "hi", "-m", "m1", "--base-url", dead], { cwd: term.cwd, env: { HOME: term.home } });
     expect(r.stderr).not.toContain("missing");
     expect(r.stderr).not.toContain("trust.json trusts");
