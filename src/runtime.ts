@@ -31,9 +31,8 @@ import type { Places } from "./fs/places.ts";
 import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, saidYes, widenings, type ApprovalState } from "./trust/approve.ts";
-import { untrustedReloadNotice } from "./trust/policy.ts";
-import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
-import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
+import { keepGrownTrust, leftOutNotice, reloadLeftOut, setSessionTrust } from "./trust/session.ts";
+import { readProjectFiles } from "./trust/store.ts";
 import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
 import { shownPath, type ShownSkills } from "./prompt/source.ts";
 import { unlockSession } from "./sessions/lock.ts";
@@ -201,9 +200,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
    */
   const checkConfig = async (ask: ((question: string) => Promise<string | undefined>) | undefined, vet: Vet): Promise<StagedConfig> => {
     const current = live.config.settings;
-    // project files this reload may not load (untrusted) or never reads (below the root) are said, with what to do (issue 26)
-    const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
-    const notLoaded = [...(gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : []), ...strayNotices(parts.project.cwd, parts.project.root)];
+    const notLoaded = reloadLeftOut(parts.trust.trusted, parts.project, parts.oneShot);
     const nothing = { warnings: notLoaded, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, rereadApprovals(parts.approvals, parts.warn), parts.trust.trusted); // another hey's yes counts
     if (next.errors) return { ...nothing, errors: next.errors };

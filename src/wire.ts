@@ -62,7 +62,7 @@ import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools, filterWatches } from "./builtin-tools.ts";
-import { guardedDirs, keepApproved, guardingInstructions, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
+import { guardedDirs, keepApproved, guardingInstructions, instructionGate, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import type { TrustOutcome } from "./trust/store.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
@@ -256,7 +256,7 @@ export async function assemble(
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
     written: resumed && writtenPaths(resumed.messages).map((path) => callPath(path, resumed.header.cwd, home)),
-    approvals: start.approvals, // the user's AGENTS.md and skills held out, waiting for a yes (trust/instructions.ts)
+    approvals: instructionGate(start.approvals), // the user's AGENTS.md and skills held out, waiting for a yes (trust/instructions.ts)
   });
   const ports: McpPorts = {
     fetch: () => live.fetch,

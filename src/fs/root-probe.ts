@@ -7,8 +7,10 @@
 // first request, ~50 ms on a disk at 5 ms a look (x119). So too the real path of a config file or
 // an instructions file (realPathAt): the approvals, the trust notice and the prompt each asked it,
 // 3 syscalls each time. Once started, each look is made afresh: a repository the agent makes
-// (`git init`), a config file it writes or links, is seen where hey looks later.
-import { type Stats, lstatSync, realpathSync, statSync } from "node:fs";
+// (`git init`), a config file it writes or links, is seen where hey looks later. And which of the
+// project files that load only once it is trusted a root holds (gatedResources).
+import { type Stats, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { projectRoot, type RootProbe } from "./places.ts";
 
 /** A directory hey may not look into holds no project. */
@@ -106,4 +108,20 @@ function shared<T extends Stats | string>(key: string, look: () => T): T {
   }
   if (seen instanceof Error) throw seen;
   return seen as T;
+}
+
+/** What of the project at `root` loads only when trusted, as the user would name it. */
+export function gatedResources(root: string): string[] {
+  const out: string[] = [];
+  for (const file of [".hey/config.toml", ".mcp.json"]) {
+    try {
+      if (lookAt(join(root, file)).isFile()) out.push(file); // shared while hey starts with the project root's look
+    } catch {}
+  }
+  for (const dir of [".claude/skills", ".agents/skills", ".hey/skills"]) {
+    try {
+      if (readdirSync(join(root, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
+    } catch {}
+  }
+  return out;
 }

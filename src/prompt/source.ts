@@ -12,6 +12,7 @@
 import * as nodePath from "node:path";
 import { isAbsolute, join } from "node:path";
 import { readHeadText } from "../fs/read-head.ts";
+import { gatedResources } from "../fs/root-probe.ts";
 import type { PlatformPath } from "../fs/user-path.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
@@ -24,9 +25,8 @@ import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-c
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
-import { heldOut, loadable, type LoadState } from "../trust/instructions.ts";
 import { decodeText, wholeCharacters } from "../fs/text-encoding.ts";
-import { gatedResources } from "../trust/store.ts";
+import type { InstructionGate } from "./user-instructions.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
 
@@ -70,10 +70,10 @@ export interface PromptSourceOptions extends PeerDirs {
   /**
    * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) as
    * approved at the start and as this session wrote them; any other text of theirs is held out
-   * (trust/instructions.ts heldOut) until the user's yes at the next interactive start — `/reload`
+   * (trust/instructions.ts loadable: held) until the user's yes at the next interactive start — `/reload`
    * names the skills waiting, and asks nothing; undefined: none is
    */
-  approvals?: LoadState;
+  approvals?: InstructionGate;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
@@ -108,13 +108,13 @@ export interface PromptSource {
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
-  const held = (path: string) => opts.approvals !== undefined && heldOut(opts.approvals, path, opts);
+  const held = (path: string) => ((now) => now !== undefined && "held" in now)(opts.approvals?.loadable(path, opts));
   /** the user's files loaded as approved in place of their text now (loadable `kept`), since the last look: said, one line each */
   let kept: string[] = [];
   /** the user's files approved at the start, changed since, with no copy of what was approved: left out, said once */
   let dropped: string[] = [];
   const weigh = (path: string) => {
-    const now = opts.approvals && loadable(opts.approvals, path, opts);
+    const now = opts.approvals?.loadable(path, opts);
     if (now && "bytes" in now && now.kept) kept.push(path);
     if (now && "held" in now && now.changed) dropped.push(path);
     return now;
@@ -247,7 +247,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
       // a skill left out for want of the user's yes: "nothing changed" alone would read as if /reload had missed it
-      const waiting = opts.approvals?.instructions ? loadSkills(folders(trusted)).skills.filter((s) => held(s.path)) : [];
+      const waiting = opts.approvals?.weighing() ? loadSkills(folders(trusted)).skills.filter((s) => held(s.path)) : [];
       return {
         errors: [],
         warnings: [

@@ -6,7 +6,7 @@
 import type { Message } from "../kernel/ir.ts";
 
 /**
- * The project files trust gates (trust/store.ts gatedResources), as the guide and the notes name
+ * The project files trust gates (fs/root-probe.ts gatedResources), as the guide and the notes name
  * them: not `.hey/` alone, or a project with only `.claude/skills/` would read as loading it.
  */
 export const PROJECT_FILES = ".hey/config.toml, .mcp.json and skills in .hey/, .claude/ or .agents/";

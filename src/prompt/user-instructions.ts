@@ -9,7 +9,6 @@ import { basename, dirname, join, relative } from "node:path";
 import type { PeerDirs } from "../fs/places.ts";
 import { userPeerFiles } from "./agents-md.ts";
 import { opensWithFrontmatter, skillFolders, skillHead } from "../skills/load.ts";
-import type { UserInstruction } from "../trust/instruction-approval.ts";
 
 /** Where the user's files are: hey's config folder, the home directory, the other agents' folders. */
 export interface UserPlaces extends PeerDirs {
@@ -21,6 +20,28 @@ export interface UserPlaces extends PeerDirs {
    * weighed as the user's are (the repository's AGENTS.md and its other folders are its content)
    */
   projectSkills?: string;
+}
+
+/** One user-level instruction file as found now (userInstructionFiles). */
+export interface UserInstruction {
+  path: string;
+  /** `project skill`: in a trusted project's `.hey/skills` (UserPlaces.projectSkills) */
+  kind: "AGENTS.md" | "skill" | "project skill";
+  /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (instructionHash) */
+  hash: string;
+  /** the bytes that were hashed (of a folder skill, its SKILL.md's): what the question shows and the copy keeps */
+  bytes?: Uint8Array;
+}
+
+/** What of the user's instruction file at a path loads now (trust/instructions.ts loadable): bytes read once and hashed, the approved copy in place of a changed file (`kept`), or none (`held`). */
+export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean };
+
+/** The run's approvals as the prompt asks them (trust/instructions.ts instructionGate). */
+export interface InstructionGate {
+  /** whether the user's files are weighed this run: a permission list was set at the start */
+  weighing(): boolean;
+  /** what of the file at `path` may load now; undefined: not one of the user's files weighed, read it as usual */
+  loadable(path: string, at: UserPlaces): Loadable | undefined;
 }
 
 /** A folder skill's files hashed at most: a skill is a few files; past this hey cannot check it (UNCHECKED). */

@@ -20,7 +20,7 @@ import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
-export { decideInstructions, guardingInstructions, withProjectSkills } from "./instructions.ts"; // the start's question beside decideWidenings
+export { decideInstructions, guardingInstructions, instructionGate, withProjectSkills } from "./instructions.ts"; // the start's question beside decideWidenings
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState extends InstructionState {

@@ -8,14 +8,14 @@
 import { resolve } from "node:path";
 import { EXIT } from "../cli.ts";
 import { places, projectRoot, type Places } from "../fs/places.ts";
-import { realDir } from "../fs/root-probe.ts";
+import { gatedResources, realDir } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
 import { agentCommand } from "../agent-mark.ts";
 import { effectLines } from "./effects.ts";
-import { gatedResources, isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
+import { isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
 export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
        hey trust --revoke [DIR]   stop trusting it

@@ -6,18 +6,8 @@
 // trust/instructions.ts reads the files and asks.
 import { basename, dirname } from "node:path";
 import { diffLines } from "diff";
+import type { UserInstruction } from "../prompt/user-instructions.ts";
 import { visible } from "../ui/visible.ts";
-
-/** One user-level instruction file as found now (prompt/user-instructions.ts). */
-export interface UserInstruction {
-  path: string;
-  /** `project skill`: in a trusted project's `.hey/skills` (prompt/user-instructions.ts UserPlaces.projectSkills) */
-  kind: "AGENTS.md" | "skill" | "project skill";
-  /** of its text (32 hex digits); of a folder skill, of its folder's files then of its SKILL.md (prompt/user-instructions.ts instructionHash) */
-  hash: string;
-  /** the bytes that were hashed (of a folder skill, its SKILL.md's): what the question shows and the copy keeps */
-  bytes?: Uint8Array;
-}
 
 /** A file that waits for the user's yes: never approved (`new`), or changed since; `shown`: what the question shows of it (instructionChange). */
 export type PendingInstruction = UserInstruction & {

@@ -21,6 +21,8 @@ import {
   isUserInstruction,
   looseSkill,
   userInstructionFiles,
+  type InstructionGate,
+  type Loadable,
   type UserPlaces,
 } from "../prompt/user-instructions.ts";
 import { readFileSync } from "node:fs";
@@ -50,7 +52,7 @@ export interface InstructionState {
    * (approve.ts recordApprovals); undefined: no permission list at the start, none weighed
    */
   instructions?: Record<string, string>;
-  /** those left out at the start for want of approval: out for the whole run, whatever they hold since (heldOut) */
+  /** those left out at the start for want of approval: out for the whole run, whatever they hold since (loadable: held) */
   held?: Record<string, string>;
   /** the bytes hashed at the start, path → bytes: what the question showed, and what the copies keep (instruction-copies.ts keepCopies) */
   texts?: Record<string, Uint8Array>;
@@ -142,9 +144,6 @@ export async function decideInstructions(
   return held.length < pending.length;
 }
 
-/** What of the user's instruction file `path` loads now (loadable): bytes read once and hashed, the approved copy in place of a changed file (`kept`), or none (`held`). */
-export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean };
-
 /** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */
 export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts" | "projectSkills"> & { file?: string };
 
@@ -186,11 +185,11 @@ export function loadable(state: LoadState, path: string, where: UserPlaces): Loa
   return copy ? { bytes: copy, kept: true } : { held: true, changed: approved !== undefined };
 }
 
-/** Whether the file at `path` stays out of the prompt now (loadable: held). */
-export function heldOut(state: LoadState, path: string, at: UserPlaces): boolean {
-  const now = loadable(state, path, at);
-  return now !== undefined && "held" in now;
-}
+/** The prompt's view of the run's approvals `state` (prompt/source.ts): read as it is at each call. */
+export const instructionGate = (state: LoadState): InstructionGate => ({
+  weighing: () => state.instructions !== undefined,
+  loadable: (path, at) => loadable(state, path, at),
+});
 
 /**
  * `tool` as it meets the user's instruction files under a permission list: hey's write_file and

@@ -9,9 +9,10 @@ import { errorText } from "../kernel/errors.ts";
 import type { Approvals } from "../config/approvals.ts";
 import { recordOnAnswer, rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
-import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice } from "./policy.ts";
+import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice, untrustedReloadNotice } from "./policy.ts";
 import { movedFrom } from "../fs/work-dir.ts";
-import { gatedResources, isTrusted, keepWhileLost, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
+import { gatedResources } from "../fs/root-probe.ts";
+import { isTrusted, keepWhileLost, projectKey, projectLabel, readProjectFiles, recordTrust, strayNotices, trustProject } from "./store.ts";
 
 /** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
 export interface SessionTrust {
@@ -120,4 +121,10 @@ export function leftOutNotice(trust: SessionTrust["trust"], root: string, oneSho
   if (trusted) return `${files} yet: it was trusted after they were read (/reload loads them)`;
   const how = oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";
   return `${files}: it is not trusted (${how})`;
+}
+
+/** What a `/reload` may not load of the project's files (untrusted) or never reads (below the root), one line each with what to do (issue 26). */
+export function reloadLeftOut(trusted: boolean, at: Pick<Places, "cwd" | "root">, oneShot: boolean): string[] {
+  const gated = trusted ? [] : gatedResources(at.root);
+  return [...(gated.length ? [untrustedReloadNotice(gated, oneShot)] : []), ...strayNotices(at.cwd, at.root)];
 }

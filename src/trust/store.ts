@@ -1,6 +1,5 @@
 // trust.json (SPEC §15, §24): read and written by hey alone, atomically, never through a link;
 // plus what in a project needs trust, and the flow that settles it for a run.
-import { readdirSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
@@ -16,7 +15,7 @@ import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
 import { strayTaskNotes, type Places } from "../fs/places.ts";
-import { lookAt, realPathAt, rootProbe, storedCase } from "../fs/root-probe.ts";
+import { gatedResources, realPathAt, rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
 import {
@@ -55,22 +54,6 @@ function realPath(path: string): string {
   } catch {
     return path;
   }
-}
-
-/** What of the project at `root` loads only when trusted, as the user would name it. */
-export function gatedResources(root: string): string[] {
-  const out: string[] = [];
-  for (const file of [".hey/config.toml", ".mcp.json"]) {
-    try {
-      if (lookAt(join(root, file)).isFile()) out.push(file); // shared while hey starts with the project root's look (fs/root-probe.ts)
-    } catch {}
-  }
-  for (const dir of [".claude/skills", ".agents/skills", ".hey/skills"]) {
-    try {
-      if (readdirSync(join(root, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
-    } catch {}
-  }
-  return out;
 }
 
 /**

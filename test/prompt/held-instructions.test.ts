@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { formatReload, reloadAll } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
 import { instructionHash } from "../../src/prompt/user-instructions.ts";
-import { guardingInstructions, type InstructionState } from "../../src/trust/instructions.ts";
+import { guardingInstructions, instructionGate, type InstructionState } from "../../src/trust/instructions.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -41,7 +41,7 @@ const options = (configDir: string, approvals: InstructionState): PromptSourceOp
   redact: (text) => text,
   writable: () => false,
   warn: () => {},
-  approvals,
+  approvals: instructionGate(approvals),
 });
 
 test("held files stay out whatever they hold since; a file another process writes stays out at /reload; what this session's write_file wrote loads", async () => {

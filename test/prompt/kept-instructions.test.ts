@@ -11,7 +11,7 @@ import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/s
 import { instructionHash } from "../../src/prompt/user-instructions.ts";
 import { readSkillText } from "../../src/skills/load.ts";
 import { keepCopies } from "../../src/trust/instruction-copies.ts";
-import { guardingInstructions, type InstructionState } from "../../src/trust/instructions.ts";
+import { guardingInstructions, instructionGate, type InstructionState } from "../../src/trust/instructions.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -57,7 +57,7 @@ function approvedSetup() {
     redact: (text) => text,
     writable: () => false,
     warn: (m) => warned.push(m),
-    approvals: state,
+    approvals: instructionGate(state),
   };
   const source = createPromptSource(options);
   const reload = () => reloadAll(async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never }), source.reloadables);
@@ -167,7 +167,7 @@ test("a file changed between the start's hash and the prompt's read loads as the
       redact: (text) => text,
       writable: () => false,
       warn: (m) => warned.push(m),
-      approvals: state,
+      approvals: instructionGate(state),
     });
     expect(source.system()).not.toContain("evil.example");
     if (texts) {

@@ -10,8 +10,8 @@ import {
   instructionQuestion,
   inUse,
   pendingInstructions,
-  type UserInstruction,
 } from "../../src/trust/instruction-approval.ts";
+import type { UserInstruction } from "../../src/prompt/user-instructions.ts";
 
 const HOME = "/home/u";
 const agents: UserInstruction = { path: `${HOME}/.config/hey/AGENTS.md`, kind: "AGENTS.md", hash: "a2" };

@@ -18,7 +18,8 @@ import {
   withDecision,
 } from "../../src/trust/policy.ts";
 import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
-import { gatedResources, projectEffects, projectKey, readTrust, recordTrust, settleTrust, trustProject } from "../../src/trust/store.ts";
+import { projectEffects, projectKey, readTrust, recordTrust, settleTrust, trustProject } from "../../src/trust/store.ts";
+import { gatedResources } from "../../src/fs/root-probe.ts";
 import { effectLines } from "../../src/trust/effects.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/e2e.ts";
