@@ -69,22 +69,30 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
     const read = isFile(path) ? readHashed(path, at) : undefined;
     if (read) out.push({ path, kind: "AGENTS.md", ...read });
   }
-  for (const dir of userSkillFolders(at)) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      continue; // no such folder: nothing there
-    }
-    for (const name of names) {
-      if (name.startsWith(".")) continue;
-      const path = join(dir, name);
-      const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
-      const read = file && readHashed(file, at);
-      // a README.md or notes beside the skills: the loader never loads it, so it is nothing to approve
-      if (file === path && read && !looseSkill(read.bytes)) continue;
-      if (file && read) out.push({ path: file, kind: dir === at.projectSkills ? "project skill" : "skill", ...read });
-    }
+  for (const dir of userSkillFolders(at)) out.push(...skillFilesIn(dir, at));
+  return out;
+}
+
+/** The skills of the project's `.hey/skills` (`at.projectSkills`) alone, as userInstructionFiles finds them: what the trust question shows (trust/store.ts). */
+export const projectSkillFiles = (at: UserPlaces): UserInstruction[] => (at.projectSkills ? skillFilesIn(at.projectSkills, at) : []);
+
+/** Each skill in the skills folder `dir`, with its hash; none when there is no such folder. */
+function skillFilesIn(dir: string, at: UserPlaces): UserInstruction[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return []; // no such folder: nothing there
+  }
+  const out: UserInstruction[] = [];
+  for (const name of names) {
+    if (name.startsWith(".")) continue;
+    const path = join(dir, name);
+    const file = name.endsWith(".md") && isFile(path) ? path : isFile(join(path, "SKILL.md")) ? join(path, "SKILL.md") : undefined;
+    const read = file && readHashed(file, at);
+    // a README.md or notes beside the skills: the loader never loads it, so it is nothing to approve
+    if (file === path && read && !looseSkill(read.bytes)) continue;
+    if (file && read) out.push({ path: file, kind: dir === at.projectSkills ? "project skill" : "skill", ...read });
   }
   return out;
 }

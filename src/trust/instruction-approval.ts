@@ -62,10 +62,10 @@ const QUESTION_FILES_MAX = 20;
 /**
  * What the question shows of a file (`now`, its text; `approved`, the copy of what the user
  * approved, when hey has one): a changed file's added (`+`) and removed (`-`) lines, a new one's
- * text — each bounded, what is past the bound counted. `folder`: a folder skill, whose other files
- * changed when its SKILL.md did not.
+ * text — each bounded (`max` lines: the trust question shows fewer), what is past the bound counted.
+ * `folder`: a folder skill, whose other files changed when its SKILL.md did not.
  */
-export function instructionChange(was: "new" | "changed", now: string, approved: string | undefined, folder = false): string[] {
+export function instructionChange(was: "new" | "changed", now: string, approved: string | undefined, folder = false, max = CHANGE_LINES_MAX): string[] {
   const lines = splitLines(now);
   if (was === "changed" && approved !== undefined) {
     const changed: { line: string; at: number }[] = [];
@@ -82,20 +82,21 @@ export function instructionChange(was: "new" | "changed", now: string, approved:
     });
     if (changed.length === 0)
       return [folder ? "(SKILL.md as you approved it; other files in its folder changed)" : "(only its line endings or encoding changed)"];
-    if (changed.length <= CHANGE_LINES_MAX) return changed.map((c) => c.line);
-    const hidden = changed.slice(CHANGE_LINES_MAX);
+    if (changed.length <= max) return changed.map((c) => c.line);
+    const hidden = changed.slice(max);
     return [
-      ...changed.slice(0, CHANGE_LINES_MAX).map((c) => c.line),
+      ...changed.slice(0, max).map((c) => c.line),
       `… ${hidden.length} more changed lines not shown, at lines ${hidden[0]!.at}–${hidden.at(-1)!.at} of the file: open it to read them before answering`,
     ];
   }
   const missing = was === "changed" ? ["(hey kept no copy of what you approved: the whole file)"] : [];
-  if (lines.length <= NEW_LINES_MAX) return [...missing, ...lines];
-  const half = NEW_LINES_MAX / 2;
+  const most = Math.min(max, NEW_LINES_MAX);
+  if (lines.length <= most) return [...missing, ...lines];
+  const half = Math.floor(most / 2);
   return [
     ...missing,
     ...lines.slice(0, half),
-    `… lines ${half + 1}–${lines.length - half} not shown (${lines.length - NEW_LINES_MAX} lines): open the file to read them …`,
+    `… lines ${half + 1}–${lines.length - half} not shown (${lines.length - 2 * half} lines): open the file to read them …`,
     ...lines.slice(-half),
   ];
 }
@@ -209,4 +210,49 @@ export function adoptedInstructionsNotice(files: readonly UserInstruction[], hom
     ...[...skills].map(([folder, n]) => `${n} skill${n === 1 ? "" : "s"} in ${folder}`),
   ];
   return `recorded your instruction files (${named.map(visible).join(", ")}) as approved in ${record}; from now on a new or changed one waits for your yes while a permission list is set`;
+}
+
+/** One skill of a project's `.hey/skills` as the trust question shows it (trust/instructions.ts skillsForTrust). */
+export type TrustSkill = UserInstruction & {
+  /** what `/skill:` takes and the prompt lists it by (skills/load.ts), and what it says it is for */
+  name: string;
+  description: string;
+  /** against the approvals record: `same` as the user approved it (no lines shown), else what changed in it */
+  was: "new" | "changed" | "same";
+  shown?: string[];
+};
+
+/** Lines of one skill the trust question shows at most: the question is about the project, each skill's text a part of it. */
+export const TRUST_SKILL_LINES = 8;
+/** Skills the trust question shows the lines of; past them name and description alone. */
+const TRUST_SHOWN_SKILLS = 3;
+/** Columns of a description in the trust question; past them it is cut. */
+const DESCRIPTION_COLUMNS = 160;
+
+/** The skills the trust question names (trustSkillsBlock): a yes approves these, as shown; those past QUESTION_FILES_MAX are only counted. */
+export const namedSkills = <T extends TrustSkill>(skills: readonly T[]): T[] => skills.slice(0, QUESTION_FILES_MAX);
+
+/**
+ * What the trust question says of the project's `.hey/skills` (paths relative to `root`): each
+ * skill by name and description with whether it is new, changed or as approved — the first
+ * TRUST_SHOWN_SKILLS new or changed ones with their lines — up to QUESTION_FILES_MAX, then a count;
+ * "" when there is none.
+ */
+export function trustSkillsBlock(skills: readonly TrustSkill[], root: string): string {
+  if (skills.length === 0) return "";
+  let withLines = 0;
+  const rows = namedSkills(skills).map((s) => {
+    const where = s.path.startsWith(`${root}/`) ? s.path.slice(root.length + 1) : s.path;
+    const said = visible(s.description.replace(/\s+/g, " ").trim());
+    const description = said.length > DESCRIPTION_COLUMNS ? `${said.slice(0, DESCRIPTION_COLUMNS)}…` : said;
+    const state = s.was === "same" ? "as you approved it" : s.was === "new" ? "new" : "changed since you approved it";
+    const head = `  ${s.was === "same" ? "=" : s.was === "new" ? "+" : "~"} ${visible(s.name)}${description ? `: ${description}` : ""} (${visible(where)}, ${state})`;
+    if (s.was === "same" || !s.shown?.length || withLines++ >= TRUST_SHOWN_SKILLS) return head;
+    return `${head}:\n${shownLines(s.shown)}`;
+  });
+  const rest = skills.length - rows.length;
+  if (rest > 0)
+    rows.push(`  … and ${rest} more, not named here: while a permission list is set, a yes does not approve them, and hey asks about them on their own`);
+  const one = skills.length === 1;
+  return `\nTrusted, it would load its .hey/skills: ${one ? "this skill" : `these ${skills.length} skills`}, whose text the agent follows as instructions in every session here:\n${rows.join("\n")}`;
 }

@@ -20,12 +20,13 @@ import {
   isUserAgentsFile,
   isUserInstruction,
   looseSkill,
+  projectSkillFiles,
   userInstructionFiles,
   type InstructionGate,
   type Loadable,
   type UserPlaces,
 } from "../prompt/user-instructions.ts";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
 import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
@@ -39,7 +40,10 @@ import {
   pendingInstructions,
   type PendingInstruction,
   tilde,
+  TRUST_SKILL_LINES,
+  type TrustSkill,
 } from "./instruction-approval.ts";
+import { loadSkills } from "../skills/load.ts";
 import { readAnswer } from "./policy.ts";
 import { pythonCacheNote } from "./python-cache.ts";
 
@@ -60,7 +64,12 @@ export interface InstructionState {
   wrote?: Record<string, string[]>;
   /** the trusted project's `.hey/skills` weighed at the start with the user's files (UserPlaces.projectSkills) */
   projectSkills?: string;
+  /** the project's `.hey/skills` the trust question showed, when the user said yes there (trust/start.ts): approved as a yes to this step's question approves them */
+  trustShown?: ShownSkills;
 }
+
+/** Skills a question showed, path → the hash and the bytes hashed (what it showed of them). */
+export type ShownSkills = Record<string, { hash: string; bytes?: Uint8Array }>;
 
 /**
  * What the record says the user approved of their instruction files, for the start to weigh them
@@ -100,7 +109,10 @@ export async function decideInstructions(
 ): Promise<boolean> {
   if (!listsSet(permission)) return false; // the agent may write anything then: nothing read, nothing held
   state.projectSkills = at.projectSkills;
-  const { approved, adopted } = approvedBefore(state);
+  const { approved: before, adopted } = approvedBefore(state);
+  // a yes at the trust question, which showed the project's skills, approved them as it showed them: one changed since is asked about
+  const shownAtTrust = Object.fromEntries(Object.entries(state.trustShown ?? {}).map(([path, s]) => [path, s.hash]));
+  const approved = before && { ...before, ...shownAtTrust };
   const files = inUse(userInstructionFiles(at), approved);
   state.texts = Object.fromEntries(files.flatMap((f) => (f.bytes ? [[f.path, f.bytes]] : [])));
   const pending = pendingInstructions(files, approved);
@@ -110,24 +122,7 @@ export async function decideInstructions(
     if (adopted && records && files.length > 0) warn(adoptedInstructionsNotice(files, at.home, state.file));
     return false;
   }
-  const change = (f: PendingInstruction) => {
-    const was = approved?.[f.path];
-    const shown = instructionChange(f.was, shownText(f.bytes), readCopy(state.file, f.path, was), basename(f.path) === "SKILL.md");
-    // too big to hash: whether its other files changed nobody knows, so only its SKILL.md's change is said
-    const same = was !== undefined && ownHash(was) === ownHash(f.hash);
-    if (f.unchecked)
-      return [
-        `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
-        ...(same ? ["(SKILL.md as you approved it)"] : shown),
-      ];
-    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, approved?.[f.path], f.hash) : undefined, f.pythonCache);
-  };
-  const shown = pending.map((f) => {
-    const cache =
-      f.was === "changed" ? pythonCacheNote(folderChanges(state.file, f.path, approved?.[f.path], f.hash), tilde(dirname(f.path), at.home)) : undefined;
-    const g = { ...f, ...tooBig(f), ...(cache ? { pythonCache: cache } : {}) };
-    return { ...g, shown: change(g) };
-  });
+  const shown = withChanges(state, pending, approved, at.home);
   const typed = ask ? await ask(instructionQuestion(shown, at.home)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") {
     state.instructions = approvedHashes(files);
@@ -142,6 +137,74 @@ export async function decideInstructions(
   const instead = files.find((f) => f.kind === "AGENTS.md" && !held.some((p) => p.path === f.path))?.path;
   for (const line of instructionNotices(held, at.home, ask !== undefined, instead)) warn(line);
   return held.length < pending.length;
+}
+
+/**
+ * Each of `pending` with what a question shows of it (`shown`: instructionChange, at most `max`
+ * lines), and why a folder skill too big to hash waits. A file changed since the trust question
+ * showed it is diffed against what that showed.
+ */
+function withChanges(
+  state: Pick<InstructionState, "file" | "trustShown">,
+  pending: readonly PendingInstruction[],
+  approved: Readonly<Record<string, string>> | undefined,
+  home: string,
+  max?: number,
+): PendingInstruction[] {
+  const change = (f: PendingInstruction) => {
+    const was = approved?.[f.path];
+    const atTrust = state.trustShown?.[f.path];
+    const copy = readCopy(state.file, f.path, was) ?? (atTrust?.bytes && atTrust.hash === was ? shownText(atTrust.bytes) : undefined);
+    const shown = instructionChange(f.was, shownText(f.bytes), copy, basename(f.path) === "SKILL.md", max);
+    // too big to hash: whether its other files changed nobody knows, so only its SKILL.md's change is said
+    const same = was !== undefined && ownHash(was) === ownHash(f.hash);
+    if (f.unchecked)
+      return [
+        `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
+        ...(same ? ["(SKILL.md as you approved it)"] : shown),
+      ];
+    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, was, f.hash) : undefined, f.pythonCache);
+  };
+  return pending.map((f) => {
+    const cache =
+      f.was === "changed" ? pythonCacheNote(folderChanges(state.file, f.path, approved?.[f.path], f.hash), tilde(dirname(f.path), home)) : undefined;
+    const g = { ...f, ...tooBig(f), ...(cache ? { pythonCache: cache } : {}) };
+    return { ...g, shown: change(g) };
+  });
+}
+
+/**
+ * The skills of the project's `.hey/skills` as the trust question shows them (instruction-approval.ts
+ * trustSkillsBlock): each with its hash, its name and description as the loader reads them from the
+ * bytes hashed, and — against what the record approved — what is new or changed in it. A yes to
+ * that question approves the skills it names as it showed them (InstructionState.trustShown).
+ */
+export function skillsForTrust(state: Pick<InstructionState, "record" | "file">, here: UserPlaces & { root: string }): TrustSkill[] {
+  const at = withProjectSkills(here, true);
+  const files = projectSkillFiles(at);
+  if (files.length === 0) return [];
+  const { approved } = approvedBefore(state);
+  const pending = files.flatMap((f): PendingInstruction[] =>
+    approved?.[f.path] === f.hash ? [] : [{ ...f, was: approved?.[f.path] === undefined ? "new" : "changed" }],
+  );
+  const shown = withChanges(state, pending, approved, here.home, TRUST_SKILL_LINES);
+  const bytes = new Map(files.map((f) => [f.path, f.bytes]));
+  // the loader's own reading of the bytes hashed: the name and description the prompt would list
+  const { skills } = loadSkills([{ dir: at.projectSkills!, within: realOr(here.root) }], (path) => bytes.get(path) ?? "held");
+  return files.map((f) => {
+    const skill = skills.find((s) => s.path === f.path);
+    const pend = shown.find((p) => p.path === f.path);
+    const name = skill?.name ?? basename(basename(f.path) === "SKILL.md" ? dirname(f.path) : f.path, ".md");
+    return { ...f, name, description: skill?.description ?? "", was: pend?.was ?? "same", ...(pend?.shown ? { shown: pend.shown } : {}) };
+  });
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */

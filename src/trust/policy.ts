@@ -85,9 +85,10 @@ export function effectsBlock(effects: readonly string[]): string {
   return effects.length ? ` Trusted, it would:\n${effects.map((e) => `  ${visible(e)}`).join("\n")}` : "";
 }
 
-export function trustQuestion(project: string, resources: readonly string[], effects: readonly string[] = []): string {
+/** `skills`: what the question says of the project's `.hey/skills` (trust/instruction-approval.ts trustSkillsBlock), "" at `/trust` and `hey trust`. */
+export function trustQuestion(project: string, resources: readonly string[], effects: readonly string[] = [], skills = ""): string {
   // a directory name is text hey did not write: an escape sequence in it must not reach the terminal
-  return `${visible(project)} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.${effectsBlock(effects)}\nTrust this project? (y/N) `;
+  return `${visible(project)} has ${list(resources)}: project settings and skills can send your keys elsewhere and tell the agent what to run.${effectsBlock(effects)}${skills}\nTrust this project? (y/N) `;
 }
 
 /**

@@ -70,6 +70,8 @@ export async function beginConfig(
     approvals,
   });
   if (trust === "cancelled") return trust;
+  // a yes at the question, which showed the project's skills, approves them as shown (trust/instructions.ts decideInstructions)
+  if (trust.skills) approvals.trustShown = trust.skills;
   try {
     const config = loadConfig({
       env,

@@ -18,6 +18,8 @@ import { strayTaskNotes, type Places } from "../fs/places.ts";
 import { gatedResources, realPathAt, rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
+import { namedSkills, trustSkillsBlock } from "./instruction-approval.ts";
+import { skillsForTrust, type ShownSkills } from "./instructions.ts";
 import {
   declinedNotice,
   strayNotice,
@@ -198,6 +200,8 @@ export interface TrustOutcome {
   asked: boolean;
   /** asked: the project's files as the question listed what they run (config/load.ts projectApproved) */
   shown?: { source: string; data: Table }[];
+  /** asked and answered yes: the project's `.hey/skills` the question named, as it showed them (trust/instructions.ts skillsForTrust) */
+  skills?: ShownSkills;
   /**
    * trusted in the REPL for this session only, unrecorded: the project had nothing to guard (see
    * decideTrust); a `/reload` that loads what appeared in it records it (trust/session.ts)
@@ -217,8 +221,11 @@ export interface TrustOutcome {
  * in a project with nothing to guard, which reads a recorded yes quietly. "cancelled": Ctrl-C at the question.
  */
 export async function settleTrust(opts: {
-  /** the project (fs/places.ts): its root and its config files, whose effects the question lists */
-  here: Pick<Places, "root" | "projectConfig" | "projectMcpJson">;
+  /**
+   * the project (fs/places.ts): its root and its config files, whose effects the question lists,
+   * and the user's folders, to tell a skill of the project's `.hey/skills` the question shows
+   */
+  here: Pick<Places, "root" | "projectConfig" | "projectMcpJson" | "home" | "configDir" | "claudeDir" | "codexDir">;
   /** trust.json (fs/places.ts) */
   trustFile: string;
   approve: boolean;
@@ -260,7 +267,8 @@ export async function settleTrust(opts: {
     return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, approvedOnly, file };
   }
   const shown = readProjectFiles(opts.here).files; // read once: a yes approves what the question listed
-  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, effectLines(shown)));
+  const skills = skillsForTrust(opts.approvals, opts.here); // and the skills as it shows them
+  const typed = await opts.ask(trustQuestion(projectLabel(opts.here.root), resources, effectLines(shown), trustSkillsBlock(skills, opts.here.root)));
   if (typed === undefined) return "cancelled";
   const answer = readAnswer(typed);
   const trusted = answer === "yes";
@@ -275,5 +283,6 @@ export async function settleTrust(opts: {
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));
-  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, shown, file };
+  const approved = trusted && skills.length ? { skills: Object.fromEntries(namedSkills(skills).map((s) => [s.path, { hash: s.hash, bytes: s.bytes }])) } : {};
+  return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, shown, ...approved, file };
 }

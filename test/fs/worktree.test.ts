@@ -13,6 +13,13 @@ import { git, repoWith } from "../helpers/git-worktree.ts";
 const dir = tempDir("hey-worktree-");
 afterAll(() => dir.remove());
 const root = realpathSync(dir.path);
+/** The user's folders, which the trust question tells the project's skills from: none of them there. */
+const userDirs = {
+  home: join(root, "home"),
+  configDir: join(root, "home", ".config", "hey"),
+  claudeDir: join(root, "home", ".claude"),
+  codexDir: join(root, "home", ".codex"),
+};
 const main = repoWith(join(root, "shop"), { "README.md": "shop\n", "src/a.ts": "a\n" });
 git(main, "worktree", "add", "-q", "-b", "fix", join(root, "shop-fix"));
 
@@ -54,7 +61,7 @@ test("hey's trust question in a worktree names it and the repository the answer 
   writeFileSync(join(fix, ".hey", "skills", "x", "SKILL.md"), "---\nname: x\ndescription: x\n---\n");
   const asked: string[] = [];
   const got = await settleTrust({
-    here: { root: fix, projectConfig: join(fix, ".hey", "config.toml"), projectMcpJson: join(fix, ".mcp.json") },
+    here: { root: fix, projectConfig: join(fix, ".hey", "config.toml"), projectMcpJson: join(fix, ".mcp.json"), ...userDirs },
     trustFile: join(root, "trust.json"),
     approve: false,
     interactive: true,
@@ -100,7 +107,7 @@ test("with the repository trusted, a directory that forges a worktree record of 
   writeFileSync(join(fake, ".record", "gitdir"), "../.git\n");
   writeFileSync(join(fake, ".record", "commondir"), `${join(main, ".git")}\n`);
   const got = await settleTrust({
-    here: { root: fake, projectConfig: join(fake, ".hey", "config.toml"), projectMcpJson: join(fake, ".mcp.json") },
+    here: { root: fake, projectConfig: join(fake, ".hey", "config.toml"), projectMcpJson: join(fake, ".mcp.json"), ...userDirs },
     trustFile,
     approve: false,
     interactive: false, // hey -p: an untrusted project's files are left out

@@ -129,7 +129,7 @@ test("/trust's yes in a session that found the approvals record removed is writt
 describe("a project that grew in the session", () => {
   const settle = (approve = false, interactive = true) =>
     settleTrust({
-      here: parts.project,
+      here: { ...parts.project, home: tmp.path, configDir: join(tmp.path, "config"), claudeDir: join(tmp.path, ".claude"), codexDir: join(tmp.path, ".codex") },
       trustFile: parts.project.trustFile,
       approve,
       interactive,

@@ -24,6 +24,9 @@ import { effectLines } from "../../src/trust/effects.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
+/** The user's folders under `home`, which the trust question tells the project's skills from. */
+const userDirs = (home: string) => ({ home, configDir: join(home, "config", "hey"), claudeDir: join(home, ".claude"), codexDir: join(home, ".codex") });
+
 describe("decideTrust", () => {
   test.each([
     ["--approve wins over a recorded no", { approve: true, stored: false, interactive: false, resources: [".hey/config.toml"] }, true],
@@ -235,7 +238,7 @@ describe("on disk", () => {
     const warnings: string[] = [];
     const settle = (o: { approve?: boolean; interactive: boolean; answer?: string | undefined }) =>
       settleTrust({
-        here: { root: project, projectConfig: join(project, ".hey", "config.toml"), projectMcpJson: join(project, ".mcp.json") },
+        here: { root: project, projectConfig: join(project, ".hey", "config.toml"), projectMcpJson: join(project, ".mcp.json"), ...userDirs(tmp.path) },
         trustFile: join(config, "trust.json"),
         approve: o.approve ?? false,
         interactive: o.interactive,
@@ -341,7 +344,7 @@ describe("on disk", () => {
     const warnings: string[] = [];
     const settle = (approve = false) =>
       settleTrust({
-        here: { root: project, projectConfig: join(project, ".hey", "config.toml"), projectMcpJson: join(project, ".mcp.json") },
+        here: { root: project, projectConfig: join(project, ".hey", "config.toml"), projectMcpJson: join(project, ".mcp.json"), ...userDirs(tmp.path) },
         trustFile: join(config, "trust.json"),
         approve,
         interactive: false,
