@@ -158,19 +158,24 @@ test("trust.json written behind hey's back: the trust question comes back, and a
   expect(await flat(first)).toContain(
     `hey: ${trustFile} trusts ${realpathSync(project.path)}, but that was not answered at hey's question (the file was changed outside hey): hey asks again`,
   );
-  // under a list the project's .hey/skills are weighed as the user's own are: its skill, never approved, is shown and asked about once
-  await first.type("y");
-  await first.keys("Enter");
-  await first.waitFor("Use it? (y/N)", ALL);
+  // under a list the project's .hey/skills are weighed as the user's own are: the trust question shows its skill, and its yes approves it — one question
+  expect(await flat(first)).toContain(
+    "Trusted, it would load its .hey/skills: this skill, whose text the agent follows as instructions in every session here: + deploy: Ship it. (.hey/skills/deploy/SKILL.md, new): --- name: deploy description: Ship it. --- Run make deploy. Trust this project? (y/N)",
+  );
   await answer(first, "y", /^›/m);
+  expect(await first.screen(ALL)).not.toContain("Use it?");
   await say(first, "hi", "ok");
   expect(systemOf(model.requests.at(-1)!)).toContain("- deploy: Ship it.");
   await say(first, "/quit", "[exit 0]");
+  const approvals = JSON.parse(readFileSync(join(home.path, ".local", "state", "hey", "approvals.json"), "utf8"));
+  expect(Object.keys(approvals.instructions)).toEqual([join(realpathSync(project.path), ".hey", "skills", "deploy", "SKILL.md")]);
 
   const second = await openRepl();
   await second.waitFor(/^›/m);
   await say(second, "hi", "ok");
   expect(await second.screen(ALL)).not.toContain("Trust this project");
+  expect(await second.screen(ALL)).not.toContain("(y/N)");
+  expect(systemOf(model.requests.at(-1)!)).toContain("- deploy: Ship it.");
   expect(readFileSync(join(home.path, ".local", "state", "hey", "approvals.json"), "utf8")).toContain(realpathSync(project.path));
 });
 
