@@ -79,6 +79,8 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   let recorded: string | undefined; // the hash the last request that has one was sent with: the session records them
   const note = deps.taskNote(history); // read once, not per request
   const replayed = { ...deps, taskNote: () => note };
+  const live = state.seen; // what this run said and its models saw before the replay (x163 #5): kept, not said again
+  let failedThen = false; // whether the model's last summary in the session failed
   state.rewriteUpTo = undefined;
   state.sent = undefined;
   state.hold = undefined;
@@ -114,7 +116,7 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
       upTo = answer.rebuilt || state.rewriteUpTo === undefined ? h : state.rewriteUpTo;
       view = build(upTo);
     }
-    if (failed) state.summaryFailed = true;
+    if (failed) failedThen = true;
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
     state.last = asSent(view);
@@ -122,6 +124,10 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     answered(state); // each replayed request is one the model answered
   }
   state.tokensPerChar = ratio;
+  // a replay mid-run (a fallback, a /model back to a model the session used) comes after what the run said and learned:
+  // a cut notice said before it is not said again, and whether this run's last summary failed is newer than the session's
+  state.seen = { ids: new Set([...live.ids, ...state.seen.ids]), told: live.told };
+  if (failedThen) state.summaryFailed ??= true;
 }
 
 /**
