@@ -286,7 +286,7 @@ export function createAgent(parts: AgentParts): Agent {
         const tools = await parts.tools(s);
         offered = tools;
         await useServerWindow();
-        if (replayResumed(modelKey(settings.model), history, prepareDeps(counted, tools))) made = cacheOf(compaction);
+        if (replayResumed(modelKey(settings.model), history, prepareDeps(counted, tools), effort)) made = cacheOf(compaction);
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context

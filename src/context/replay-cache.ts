@@ -1,12 +1,13 @@
 // `hey -c` within the prompt cache's lifetime (issue 23): the state of compaction.ts as the run
 // before it left it, rebuilt from the session, so the first request after the resume goes on from
 // the last request's prefix. Pure.
-import { textOf, type Message } from "../kernel/ir.ts";
+import { textOf, type Effort, type Message } from "../kernel/ir.ts";
 import { keptOf, withoutRefused } from "../kernel/refusal.ts";
-import { cutBeforeAnswer, HEY_STOPPED } from "../kernel/turns.ts";
+import { cutBeforeAnswer, HEY_STOPPED, modelRequest } from "../kernel/turns.ts";
 import { seenIn } from "./cut-notice.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
-import { fixedHash } from "./window.ts";
+import type { AnsweredRequest } from "./summary-cached.ts";
+import { fixedHash, fixedText } from "./window.ts";
 
 /**
  * Where a resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): `upTo` messages were judged for
@@ -28,20 +29,35 @@ export interface ResumedCache {
  * request there as a /model back within one run does (x154 #2: `hey -c -m A` after a run on B
  * started A cold). `messages`: the agent's, the session's and then the run's; `cache`: undefined
  * when the session does not tell. The function replays `model`'s requests into `deps.state` once,
- * and says whether it did.
+ * the last one as the model answered it (`effort`: the run's), and says whether it did.
  */
 export function resumedReplay(cache: ResumedCache | undefined, messages: Message[]) {
   const resumed = cache && cache.upTo <= messages.length ? cache : undefined;
   const loaded = withoutRefused(messages).length; // the session's messages as requests carry them
   const replayed = new Set<string>();
-  return (model: string, history: readonly Message[], deps: PrepareDeps): boolean => {
+  return (model: string, history: readonly Message[], deps: PrepareDeps, effort?: Effort): boolean => {
     if (!resumed || replayed.has(model)) return false;
     replayed.add(model);
     // the session counted where the cache began over the whole history, refused exchanges too
     const upTo = keptOf(messages, Math.max(resumed.upTo, resumed.starts?.[model] ?? 0));
     replayCache(history.slice(0, loaded), deps, { ...resumed, upTo, model });
+    deps.state.answered = answeredAgain(deps, effort);
     return true;
   };
+}
+
+/**
+ * The last request replayed as the loop sent it (kernel/turns.ts modelRequest), to `deps.provider`:
+ * a summary due before the resumed run's first answer is asked after it, from the provider's cache
+ * (summary-cached.ts), as a live run's is after its last request (x163 #3: the first summary after
+ * `hey -c` went as a transcript, its whole prompt at full price). None when that request went with
+ * another system prompt or tool list than today's (the replay's `sent with` hash): it cannot be rebuilt.
+ */
+function answeredAgain({ state, provider, tools, system }: PrepareDeps, effort: Effort | undefined): AnsweredRequest | undefined {
+  const sent = state.sent;
+  const prompt = system();
+  if (!sent || sent.fixed !== fixedText({ system: prompt, tools })) return undefined;
+  return { request: modelRequest({ system: prompt, messages: sent.messages, tools }, provider, effort), by: provider, at: sent.at };
 }
 
 /**
@@ -63,6 +79,8 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   let recorded: string | undefined; // the hash the last request that has one was sent with: the session records them
   const note = deps.taskNote(history); // read once, not per request
   const replayed = { ...deps, taskNote: () => note };
+  const live = state.seen; // what this run said and its models saw before the replay (x163 #5): kept, not said again
+  let failedThen = false; // whether the model's last summary in the session failed
   state.rewriteUpTo = undefined;
   state.sent = undefined;
   state.hold = undefined;
@@ -98,7 +116,7 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
       upTo = answer.rebuilt || state.rewriteUpTo === undefined ? h : state.rewriteUpTo;
       view = build(upTo);
     }
-    if (failed) state.summaryFailed = true;
+    if (failed) failedThen = true;
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
     state.last = asSent(view);
@@ -106,6 +124,10 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     answered(state); // each replayed request is one the model answered
   }
   state.tokensPerChar = ratio;
+  // a replay mid-run (a fallback, a /model back to a model the session used) comes after what the run said and learned:
+  // a cut notice said before it is not said again, and whether this run's last summary failed is newer than the session's
+  state.seen = { ids: new Set([...live.ids, ...state.seen.ids]), told: live.told };
+  if (failedThen) state.summaryFailed ??= true;
 }
 
 /**

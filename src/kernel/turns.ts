@@ -244,27 +244,39 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       }
     }
     if (context.usage) usage = addUsage(usage, context.usage);
-    const sent = adaptHistory(context.messages, provider);
-    let effort = deps.effort;
-    if (effort !== undefined && effort !== "off" && thinkingBlocked(sent, provider)) {
-      effort = "off"; // this request only: the next turn thinks again
-      output.emit({ type: "debug", message: `effort ${deps.effort} → off for this request: ${THINKING_BLOCKED}` });
-    }
-    const request: ModelRequest = {
-      system: context.system,
-      messages: sent,
-      tools: context.tools,
-      // the hand-off must be text, but the tools stay described: some APIs reject a history with
-      // tool calls when no tools are defined
-      ...(handOff ? { toolChoice: "none" as const } : {}),
-      ...(context.note ? { note: context.note } : {}),
-      ...(context.onceTail ? { onceTail: true as const } : {}),
-      ...(context.unchangedThrough ? { unchangedThrough: context.unchangedThrough } : {}),
-      ...(effort !== undefined ? { effort } : {}),
-    };
+    const request = modelRequest(context, provider, deps.effort, handOff);
+    if (request.effort !== deps.effort) output.emit({ type: "debug", message: `effort ${deps.effort} → off for this request: ${THINKING_BLOCKED}` });
     return { context, reply: await requestWithRetry(request, { ...deps, provider }, spend) };
   }
   return self;
+}
+
+/**
+ * The request the loop sends of `context` to `provider`: its history adapted (adapt-history.ts),
+ * `effort` off for this request alone where the tool loop in progress has no thinking of this model
+ * (thinkingBlocked), the hand-off's tool choice. Also how `hey -c` rebuilds the last request of the
+ * run before it (context/replay-cache.ts), so a summary can be asked after it from the cache. Pure.
+ */
+export function modelRequest(
+  context: Pick<RequestContext, "system" | "messages" | "note" | "onceTail" | "unchangedThrough"> & { tools: ModelRequest["tools"] },
+  provider: Provider,
+  effort: Effort | undefined,
+  handOff = false,
+): ModelRequest {
+  const sent = adaptHistory(context.messages, provider);
+  const blocked = effort !== undefined && effort !== "off" && thinkingBlocked(sent, provider);
+  return {
+    system: context.system,
+    messages: sent,
+    tools: context.tools,
+    // the hand-off must be text, but the tools stay described: some APIs reject a history with
+    // tool calls when no tools are defined
+    ...(handOff ? { toolChoice: "none" as const } : {}),
+    ...(context.note ? { note: context.note } : {}),
+    ...(context.onceTail ? { onceTail: true as const } : {}),
+    ...(context.unchangedThrough ? { unchangedThrough: context.unchangedThrough } : {}),
+    ...(effort !== undefined ? { effort: blocked ? ("off" as const) : effort } : {}), // off this request only: the next turn thinks again
+  };
 }
 
 /**
