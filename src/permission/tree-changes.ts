@@ -86,6 +86,7 @@ const GIT_LONG_ONLY: Record<string, { values?: string[]; flags?: string[] }> = {
   },
   reset: { flags: ["soft", "mixed", "hard", "merge", "keep", "recurse-submodules", "no-recurse-submodules", "no-refresh", "refresh"] },
   stash: { flags: ["no-keep-index", "include-untracked", "all", "keep-index", "staged", "patch", "quiet", "index"] },
+  "checkout-index": { values: ["prefix", "stage"], flags: ["stdin", "temp", "ignore-skip-worktree-bits"] },
 };
 
 // GNU tar's `--extract` and `--get` by any abbreviation it takes (`--extr`); cpio's `--extract` likewise
@@ -365,8 +366,9 @@ export function wholeTree(words: Word[], isPath: (text: string) => boolean): boo
   const stashPush = name === "stash" && (next?.text === "push" || !next || (decided(next) && next.text.startsWith("-")));
   if (!PATHSPEC_WRITERS.has(name) && name !== "checkout" && !stashPush) return true;
   const pushed = next?.text === "push";
-  const { operands, unsure } = gitArguments(words, read.sub + (pushed ? 2 : 1), stashPush ? ["stash", "push"] : [name]);
-  if (unsure || operands.some((w) => !decided(w) || reachesOut(w.text))) return true;
+  const { given, operands, unsure } = gitArguments(words, read.sub + (pushed ? 2 : 1), stashPush ? ["stash", "push"] : [name]);
+  // `checkout-index --stdin` reads its paths from its input (`../x` among them), unseen
+  if (unsure || given.has("stdin") || operands.some((w) => !decided(w) || reachesOut(w.text))) return true;
   // `git stash` and `git checkout` without pathspecs act on the whole tree, and so does `checkout BRANCH`: a first operand that
   // is no path there, with no `--` before pathspecs (`git checkout main -- a.txt` writes only a.txt)
   if (!operands.length) return stashPush || name === "checkout";
