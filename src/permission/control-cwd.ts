@@ -32,10 +32,10 @@ import {
 } from "./control-files.ts";
 import { expandBraces, type GlobOptions, globMatches, globOptions, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
-import { checkoutPrefix } from "./git-prefix.ts";
+import { checkoutPrefix, gitDirectories } from "./git-targets.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
-import { dropsStaged, gitArguments, gitDirectories, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
+import { dropsStaged, gitArguments, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
 
 /** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in; `prefix`: the one `git checkout-index --prefix` names); `unknown`: the directory is known only at run time and could be one; `git`: the directory is in a git directory (how: "" as written, "by another name", or what it is), where git's config and hooks are. */
 export type WorkingDirectory =
@@ -80,7 +80,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
     // after a `cd` that leads where only the run knows, only a directory the command names itself can be judged
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
-    // `git checkout-index --prefix=DIR/` writes below DIR, from the work tree's top (git-prefix.ts)
+    // `git checkout-index --prefix=DIR/` writes below DIR, from the work tree's top (git-targets.ts)
     const prefix = checkoutPrefix(seg.words, control.home);
     if (prefix && "unknown" in prefix) return { command: seg.raw, unknown: prefix.unknown };
     const targets = prefix ? prefixed(seg, places.dirs, prefix.dir) : places.dirs;

@@ -81,7 +81,9 @@ export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust
     const env = /^--config-env(=|$)/.test(w.text);
     // git runs its programs (`git-mergetool`, the one an unknown subcommand names) from there, and puts it first on PATH for any it starts (x2 #4)
     if (trust === "allow" && w.text.startsWith("--exec-path="))
-      return { unknown: `sets git's exec path (\`${w.raw}\`): git runs its own programs from that directory, and any program it starts from there first, which no entry names` };
+      return {
+        unknown: `sets git's exec path (\`${w.raw}\`): git runs its own programs from that directory, and any program it starts from there first, which no entry names`,
+      };
     if (w.text !== "-c" && !env) {
       if (NEXT.has(w.text)) k++;
       continue;

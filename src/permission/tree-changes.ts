@@ -383,18 +383,3 @@ const afterDashes = (words: Word[], w: Word) => {
   const dashes = words.findIndex((x) => decided(x) && x.text === "--");
   return dashes >= 0 && words.indexOf(w) > dashes;
 };
-
-/** The directories git's options before its subcommand move it to (`-C DIR`, repeated ones joined; `--work-tree DIR`), as written; `unknown`: one is known only at run time. */
-export function gitDirectories(words: Word[]): { chdir: Word[]; workTree?: Word } {
-  const chdir: Word[] = [];
-  let workTree: Word | undefined;
-  const sub = readGit(words)?.sub ?? words.length;
-  for (let k = 1; k < sub; k++) {
-    const t = words[k]!.text;
-    if (t === "-C" && words[k + 1]) chdir.push(words[++k]!);
-    else if (t === "--work-tree" && words[k + 1]) workTree = words[++k];
-    else if (t.startsWith("--work-tree=")) workTree = { ...words[k]!, text: t.slice(12), raw: words[k]!.raw.replace(/^--work-tree=/, "") };
-    else if (["-c", "--git-dir", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"].includes(t)) k++;
-  }
-  return workTree ? { chdir, workTree } : { chdir };
-}

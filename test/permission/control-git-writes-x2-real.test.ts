@@ -33,7 +33,12 @@ const ATTACKS: { start?: string; steps: string[]; refused: string; harm: "hook" 
   { steps: planted("fig/hey/config.toml", "# PWNED"), refused: "git checkout-index -f --prefix=../home/.con -a", harm: "control" },
   // started in src/: the prefix counts from the work tree's top, so `../home` is the home beside the project (the path, read from
   // the input, names no control file to the checker)
-  { start: "src", steps: planted("hey/config.toml", "# PWNED"), refused: "git checkout-index -f --prefix=../home/.config/ --stdin <<'EOF'\n../hey/config.toml\nEOF", harm: "control" },
+  {
+    start: "src",
+    steps: planted("hey/config.toml", "# PWNED"),
+    refused: "git checkout-index -f --prefix=../home/.config/ --stdin <<'EOF'\n../hey/config.toml\nEOF",
+    harm: "control",
+  },
   {
     steps: [...planted("src/git-mergetool", HOOK.replace("hook", "program")), "git checkout-index -f src/git-mergetool"],
     refused: "git --exec-path=src mergetool",
@@ -48,10 +53,22 @@ testNeeding(["bash", "git"])("each git write of x2 #1, #4, #5 the checker now re
     rmSync(marker, { force: true });
     const { home, project, controls } = controlFixture(join(root, "f"));
     mkdirSync(join(project, "src"), { recursive: true });
-    const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_AUTHOR_NAME: "a",
+      GIT_AUTHOR_EMAIL: "a@b",
+      GIT_COMMITTER_NAME: "a",
+      GIT_COMMITTER_EMAIL: "a@b",
+    };
     Bun.spawnSync(["bash", "-c", "git init -q . && echo 1 > src/a.ts && git add -A && git commit -qm init"], { cwd: project, env });
     const cwd = attack.start ? join(project, attack.start) : project;
-    const check = permissionCheck({ allow: ["read_file", "grep", "bash: git *", "bash: ls"], deny: ["bash: git push *"], narrow: [] }, "bash", { cwd, home, controls });
+    const check = permissionCheck({ allow: ["read_file", "grep", "bash: git *", "bash: ls"], deny: ["bash: git push *"], narrow: [] }, "bash", {
+      cwd,
+      home,
+      controls,
+    });
     const run = (command: string) => Bun.spawnSync(["bash", "-c", command], { cwd, env, stdout: "ignore", stderr: "ignore" });
     for (const step of attack.steps) {
       expect([step, check("bash", { command: step }) ?? "allowed"]).toEqual([step, "allowed"]);

@@ -21,7 +21,10 @@ function checker(sub?: string) {
   const { home, project, controls } = controlFixture(join(root, "f"));
   mkdirSync(join(project, "src"), { recursive: true });
   const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
-  Bun.spawnSync(["sh", "-c", "git init -q . && echo 1 > src/a.ts && git add -A && git -c user.name=a -c user.email=a@b commit -qm init"], { cwd: project, env });
+  Bun.spawnSync(["sh", "-c", "git init -q . && echo 1 > src/a.ts && git add -A && git -c user.name=a -c user.email=a@b commit -qm init"], {
+    cwd: project,
+    env,
+  });
   const check = permissionCheck({ allow: ["read_file", "grep", "bash: git *", "bash: ls"], deny: ["bash: git push *"], narrow: [] }, "bash", {
     cwd: sub ? join(project, sub) : project,
     home,
@@ -40,7 +43,10 @@ testNeeding(["git"])("git checkout-index with a prefix that does not end in / ca
     `git checkout-index -f --p=${home}/.local/bi -a`,
     "git checkout-index --prefix=.g -- it/hooks/pre-commit",
   ])
-    expect(verdict(command)).toEqual([command, expect.stringMatching(/^blocked by permission rules: cannot verify .*does not end in `\/`: git checkout-index writes it/)]);
+    expect(verdict(command)).toEqual([
+      command,
+      expect.stringMatching(/^blocked by permission rules: cannot verify .*does not end in `\/`: git checkout-index writes it/),
+    ]);
 });
 
 testNeeding(["git"])("a prefix ending in / is judged as the directory it names, from the work tree's top, not the folder git runs in (x2 #1)", () => {
@@ -78,7 +84,10 @@ testNeeding(["git"])("git writing a work tree in a git directory is refused, how
 testNeeding(["git"])("git --exec-path=DIR under an allow list cannot be verified: git runs DIR's programs (x2 #4)", () => {
   const { verdict } = checker();
   for (const command of ["git --exec-path=src mergetool", "git --exec-path=src status", "git --no-pager --exec-path=/usr/lib/git-core log"])
-    expect(verdict(command)).toEqual([command, expect.stringMatching(/^blocked by permission rules: cannot verify .*: it sets git's exec path \(`--exec-path=/)]);
+    expect(verdict(command)).toEqual([
+      command,
+      expect.stringMatching(/^blocked by permission rules: cannot verify .*: it sets git's exec path \(`--exec-path=/),
+    ]);
   // without a value git prints its exec path and runs nothing
   expect(verdict("git --exec-path")).toEqual(["git --exec-path", "allowed"]);
 });

@@ -1,4 +1,6 @@
-// Where `git checkout-index --prefix=P` writes (x2 #1): each path of the index with P put before it
+// Where git writes the paths its index holds (x2 #1, #5): in the work tree its options name
+// (`--work-tree`, `-C`; control-cwd.ts refuses one in a git directory), and
+// for `git checkout-index --prefix=P` each path of the index with P put before it
 // as plain text, not as a directory (`--prefix=.g` and the index path `it/hooks/pre-commit` write
 // `.git/hooks/pre-commit`), from the top of the work tree, not the folder git runs in. The index is
 // whatever an earlier command put there (`git update-index --index-info` from a heredoc, `read-tree`
@@ -52,4 +54,19 @@ export function checkoutPrefix(words: Word[], home: string | undefined): { dir: 
   // the shell puts the home for a `~` that begins a word of its own (`--prefix ~/x/`), not one after `--prefix=`
   const text = prefix === separate ? expand(prefix, home) : prefix.text;
   return text === undefined ? { unknown: `\`${prefix.raw}\` names a home the checker does not know` } : { dir: text };
+}
+
+/** The directories git's options before its subcommand move it to (`-C DIR`, repeated ones joined; `--work-tree DIR`), as written; `unknown`: one is known only at run time. A `-c core.worktree=…` moves it nowhere: git reads that key from the repository's own config only. */
+export function gitDirectories(words: Word[]): { chdir: Word[]; workTree?: Word } {
+  const chdir: Word[] = [];
+  let workTree: Word | undefined;
+  const sub = readGit(words)?.sub ?? words.length;
+  for (let k = 1; k < sub; k++) {
+    const t = words[k]!.text;
+    if (t === "-C" && words[k + 1]) chdir.push(words[++k]!);
+    else if (t === "--work-tree" && words[k + 1]) workTree = words[++k];
+    else if (t.startsWith("--work-tree=")) workTree = { ...words[k]!, text: t.slice(12), raw: words[k]!.raw.replace(/^--work-tree=/, "") };
+    else if (["-c", "--git-dir", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"].includes(t)) k++;
+  }
+  return workTree ? { chdir, workTree } : { chdir };
 }
