@@ -197,6 +197,11 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
       from,
     );
   if (sub === "bisect" && known(args[0]) && args[0].text === "run") return argvText(args.slice(1), from);
+  // `git merge-index [-o] [-q] PROGRAM -a`: git runs PROGRAM (no shell) for each unmerged path of the index, which the agent may fill
+  if (sub === "merge-index") {
+    const program = args.findIndex((w) => !known(w) || !/^-[oq]$/.test(w.text));
+    return program < 0 ? [] : argvText([args[program]!], `gives git merge-index a program it runs`);
+  }
   const out: GitText[] = [];
   const options = COMMAND_OPTIONS[sub] ?? [];
   for (let i = 0; i < args.length; i++) {

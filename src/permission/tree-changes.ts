@@ -21,8 +21,8 @@ export type TreeChange = "deletes" | "writes";
 /** git subcommands that rewrite, move or delete files of the work tree (not only the index or `.git`). */
 const GIT_WRITERS = new Set(
   (
-    "am,apply,bisect,checkout,checkout-index,cherry-pick,filter-branch,init,init-db,merge,mv,pull,read-tree,rebase,restore,revert,rm,sparse-checkout," +
-    "submodule,switch,worktree"
+    "am,apply,bisect,checkout,checkout-index,cherry-pick,filter-branch,init,init-db,merge,merge-index,mergetool,mv,pull,read-tree,rebase,restore,revert,rm," +
+    "sparse-checkout,submodule,switch,worktree"
   ).split(","),
 );
 /** The actions of those (and of `git stash`) that touch no file of the work tree: `git worktree list`, `git stash show`. */

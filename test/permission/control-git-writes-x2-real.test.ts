@@ -1,4 +1,4 @@
-// x2 #1, #4, #5 against the real git: in a fresh copy of the fixture (a home holding hey's files, a
+// x2 #1, #4, #5 (and git merge-index's program, the same kind as #4) against the real git: in a fresh copy of the fixture (a home holding hey's files, a
 // project that is a git repository), the agent's steps before the last are allowed by README's list
 // (`bash: git *`) and run; the last, which the checker now refuses, does — run by bash with the real
 // git — install a git hook, replace hey's config or run the agent's program. So the refusals are not
@@ -42,6 +42,16 @@ const ATTACKS: { start?: string; steps: string[]; refused: string; harm: "hook" 
   {
     steps: [...planted("src/git-mergetool", HOOK.replace("hook", "program")), "git checkout-index -f src/git-mergetool"],
     refused: "git --exec-path=src mergetool",
+    harm: "ran",
+  },
+  {
+    // three stages of one path make it unmerged: git merge-index runs the program for it
+    steps: [
+      ...planted("src/evil", HOOK.replace("hook", "program")),
+      "git checkout-index -f src/evil",
+      `git update-index --index-info <<'EOF'\n${[1, 2, 3].map((n) => `100644 ${blob("x\n")} ${n}\tx`).join("\n")}\nEOF`,
+    ],
+    refused: "git merge-index src/evil -a",
     harm: "ran",
   },
 ];

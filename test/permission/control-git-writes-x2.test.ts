@@ -92,6 +92,19 @@ testNeeding(["git"])("git --exec-path=DIR under an allow list cannot be verified
   expect(verdict("git --exec-path")).toEqual(["git --exec-path", "allowed"]);
 });
 
+testNeeding(["git"])("git merge-index's program is judged as a command: git runs it for each unmerged path of the agent's index", () => {
+  const { verdict } = checker();
+  for (const command of ["git merge-index src/evil -a", "git merge-index -o -q src/evil -a"])
+    expect(verdict(command)).toEqual([
+      command,
+      expect.stringMatching(/^blocked by permission rules: `.*` gives git merge-index a program it runs: `src\/evil` matches no allow entry/),
+    ]);
+  // and the files it resolves are written in the work tree, which may not be a git directory
+  expect(verdict("git --work-tree=.git merge-index git-merge-one-file -a")[1]).toMatch(/writes files in `.*\.git`, among git's own files/);
+  expect(verdict("git --work-tree=.git mergetool")[1]).toMatch(/writes files in `.*\.git`, among git's own files/);
+  expect(verdict("git mergetool")).toEqual(["git mergetool", "allowed"]);
+});
+
 testNeeding(["git"])("the everyday git commands a user allows stay allowed in an ordinary project", () => {
   const { verdict } = checker();
   for (const command of [
