@@ -86,8 +86,10 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     const targets = prefix ? prefixed(seg, places.dirs, prefix.dir) : places.dirs;
     if ("unknown" in targets) return { command: seg.raw, unknown: targets.unknown };
     // git's own files: a work tree (`--work-tree=.git`, `-C .git --work-tree=.`) or a prefix in a git directory, whatever its name,
-    // is where git writes the paths its index holds, which earlier commands set (`git update-index --index-info`), hooks too (x2 #5)
-    for (const d of targets) {
+    // is where git writes the paths its index holds, which earlier commands set (`git update-index --index-info`), hooks too (x2 #5);
+    // git run in one without them has no work tree (`git -C repo.git worktree add main` writes where its operand says), other programs write there
+    const git = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git";
+    for (const d of !git || prefix || gitDirectories(seg.words).workTree ? targets : []) {
       const own = gitReach([d], control, f);
       if (typeof own === "object") return { command: seg.raw, unknown: own.unknown };
       if (own !== undefined) return { command: seg.raw, dir: d, git: own };

@@ -15,13 +15,13 @@ const tmp = tempDir("hey-control-git-writes-x2-");
 afterAll(() => tmp.remove());
 const root = realpathSync(tmp.path);
 
-/** README's example list, in a fixture whose project is a git repository with one commit; `sub`: start there instead. */
-function checker(sub?: string) {
+/** README's example list, in a fixture whose project is a git repository with one commit; `sub`: start there instead; `setup`: run in the project first. */
+function checker(sub?: string, setup = "true") {
   rmSync(join(root, "f"), { recursive: true, force: true });
   const { home, project, controls } = controlFixture(join(root, "f"));
   mkdirSync(join(project, "src"), { recursive: true });
   const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
-  Bun.spawnSync(["sh", "-c", "git init -q . && echo 1 > src/a.ts && git add -A && git -c user.name=a -c user.email=a@b commit -qm init"], {
+  Bun.spawnSync(["sh", "-c", `git init -q . && echo 1 > src/a.ts && git add -A && git -c user.name=a -c user.email=a@b commit -qm init && ${setup}`], {
     cwd: project,
     env,
   });
@@ -103,6 +103,12 @@ testNeeding(["git"])("git merge-index's program is judged as a command: git runs
   expect(verdict("git --work-tree=.git merge-index git-merge-one-file -a")[1]).toMatch(/writes files in `.*\.git`, among git's own files/);
   expect(verdict("git --work-tree=.git mergetool")[1]).toMatch(/writes files in `.*\.git`, among git's own files/);
   expect(verdict("git mergetool")).toEqual(["git mergetool", "allowed"]);
+});
+
+testNeeding(["git"])("git run in a bare repository with no work tree given writes no tree there: its worktrees are added as before", () => {
+  const { verdict } = checker(undefined, "git init -q --bare repo");
+  expect(verdict("git -C repo worktree add main")).toEqual(["git -C repo worktree add main", "allowed"]);
+  expect(verdict("git --work-tree=repo checkout -f")[1]).toMatch(/writes files in `.*repo` \(in .*repo, a git directory\), among git's own files/);
 });
 
 testNeeding(["git"])("the everyday git commands a user allows stay allowed in an ordinary project", () => {
