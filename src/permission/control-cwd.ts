@@ -17,6 +17,7 @@ import {
   decided,
   expand,
   type Flavour,
+  gitReach,
   joinWords,
   leadFrom,
   onWindows,
@@ -31,14 +32,16 @@ import {
 } from "./control-files.ts";
 import { expandBraces, type GlobOptions, globMatches, globOptions, lastComponent, matchesName, runtimeGlob } from "./control-globs.ts";
 import { readGit } from "./git.ts";
+import { checkoutPrefix, gitDirectories } from "./git-targets.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
-import { dropsStaged, gitArguments, gitDirectories, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
+import { dropsStaged, gitArguments, stages, type TreeChange, treeChange, wholeTree } from "./tree-changes.ts";
 
-/** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in); `unknown`: the directory is known only at run time and could be one. */
+/** Why a segment may not run where it does: the segment, the directory, the control file and how they relate (`tree`: the directory is the top of the work tree git acts on from the one it runs in; `prefix`: the one `git checkout-index --prefix` names); `unknown`: the directory is known only at run time and could be one; `git`: the directory is in a git directory (how: "" as written, "by another name", or what it is), where git's config and hooks are. */
 export type WorkingDirectory =
-  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above"; tree?: true; staged?: Staged }
-  | { command: string; unknown: string };
+  | { command: string; change: TreeChange; dir: string; file: string; relation: "holds" | "above"; tree?: true; staged?: Staged; prefix?: true }
+  | { command: string; unknown: string }
+  | { command: string; dir: string; git: string };
 
 /** A control file staged but in no commit that a command would take away: its absolute path, and as git names it from its work tree's top. */
 export type Staged = { file: string; path: string };
@@ -77,12 +80,26 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     if ("unknown" in places) return { command: seg.raw, unknown: places.unknown };
     // after a `cd` that leads where only the run knows, only a directory the command names itself can be judged
     if (lost !== undefined && !places.named) return { command: seg.raw, unknown: lost };
+    // `git checkout-index --prefix=DIR/` writes below DIR, from the work tree's top (git-targets.ts)
+    const prefix = checkoutPrefix(seg.words, control.home);
+    if (prefix && "unknown" in prefix) return { command: seg.raw, unknown: prefix.unknown };
+    const targets = prefix ? prefixed(seg, places.dirs, prefix.dir) : places.dirs;
+    if ("unknown" in targets) return { command: seg.raw, unknown: targets.unknown };
+    // git's own files: a work tree (`--work-tree=.git`, `-C .git --work-tree=.`) or a prefix in a git directory, whatever its name,
+    // is where git writes the paths its index holds, which earlier commands set (`git update-index --index-info`), hooks too (x2 #5);
+    // git run in one without them has no work tree (`git -C repo.git worktree add main` writes where its operand says), other programs write there
+    const git = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git";
+    for (const d of !git || prefix || gitDirectories(seg.words).workTree ? targets : []) {
+      const own = gitReach([d], control, f);
+      if (typeof own === "object") return { command: seg.raw, unknown: own.unknown };
+      if (own !== undefined) return { command: seg.raw, dir: d, git: own };
+    }
     // the last place a `cd` leads first: the refusal names where the command was meant to run
-    for (const dir of places.dirs.reverse()) {
+    for (const dir of targets.reverse()) {
       const run = [...new Set([dir, resolved(dir)])];
       const drops = written === "writes" ? dropsStaged(seg.words, (text) => isPath(dir, text)) : undefined;
       // git from a folder of a repository acts on its whole work tree (stash, checkout BRANCH, pull…): judged at its top too
-      const whole = acrossTree(seg, dir);
+      const whole = !prefix && acrossTree(seg, dir);
       const tops: string[] = [];
       const gitDir = whole ? gitDirGiven(seg) : undefined;
       if (typeof gitDir === "object") return { command: seg.raw, unknown: gitDir.unknown };
@@ -107,6 +124,7 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
         const holds = fold(file.slice(0, file.lastIndexOf(sep)) || sep) === fold(d);
         const how = {
           relation: holds ? ("holds" as const) : ("above" as const),
+          ...(prefix ? { prefix: true as const } : {}),
           ...(run.includes(d) ? {} : { tree: true as const }),
           ...(staged ? { staged } : {}),
         };
@@ -115,6 +133,21 @@ export function workingDirectory(segments: Segment[], control: ControlFiles): Wo
     }
   }
   return undefined;
+
+  /** Where `git checkout-index --prefix=DIR/` run in each of `dirs` writes: DIR from the top of the work tree git acts on there (the `--work-tree` runIn moved it to), or as written when absolute. */
+  function prefixed(seg: Segment, dirs: string[], prefix: string): string[] | { unknown: string } {
+    const abs = f.absolute(prefix);
+    if (abs !== undefined) return [f.normalize(abs)];
+    const gitDir = gitDirectories(seg.words).workTree ? undefined : gitDirGiven(seg);
+    if (typeof gitDir === "object") return gitDir;
+    const out: string[] = [];
+    for (const dir of dirs) {
+      const top = gitDirectories(seg.words).workTree ? dir : control.workTreeTop?.(dir, gitDir);
+      if (typeof top === "object") return top;
+      out.push(f.normalize(f.join(top ?? dir, prefix)));
+    }
+    return [...new Set(out)];
+  }
 
   /**
    * Whether git in `seg`, run in `dir`, acts beyond it on its work tree (tree-changes.ts wholeTree), whose top git finds

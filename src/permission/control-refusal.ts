@@ -34,12 +34,14 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
   const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
   const cwd = workingDirectory(segments, control);
   if (cwd && "unknown" in cwd) return unknown(cwd.command, "changes files in a directory holding", cwd.unknown);
+  if (cwd && "git" in cwd)
+    return `\`${show(cwd.command)}\` writes files in \`${show(shown(cwd.dir))}\`${cwd.git && ` (${cwd.git})`}, among ${owner(true, "")}, which the agent may not change`;
   if (cwd) {
     const verb = cwd.change === "deletes" ? "deletes files no repository keeps in" : "changes files in";
     const where = cwd.relation === "holds" ? "which holds" : "a directory above";
     const dir = cwd.tree
       ? `its repository's work tree, \`${show(shown(cwd.dir))}\`, beyond the folder it runs in,`
-      : `the directory it runs in, \`${show(shown(cwd.dir))}\`,`;
+      : `the directory ${cwd.prefix ? "its `--prefix` names" : "it runs in"}, \`${show(shown(cwd.dir))}\`,`;
     // the way out of a refusal that only a `git add` before any commit brought about (x165 #5)
     const staged = cwd.staged
       ? `: \`${show(shown(cwd.staged.file))}\` is staged and in no commit, so git would take it away; commit it first, or ask the user to unstage it (\`git restore --staged ${show(cwd.staged.path)}\`: hey refuses that to the agent, as every change of its own files)`

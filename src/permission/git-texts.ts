@@ -79,6 +79,11 @@ export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust
     const w = words[k]!;
     if (!known(w) || !w.text.startsWith("-")) break;
     const env = /^--config-env(=|$)/.test(w.text);
+    // git runs its programs (`git-mergetool`, the one an unknown subcommand names) from there, and puts it first on PATH for any it starts (x2 #4)
+    if (trust === "allow" && w.text.startsWith("--exec-path="))
+      return {
+        unknown: `sets git's exec path (\`${w.raw}\`): git runs its own programs from that directory, and any program it starts from there first, which no entry names`,
+      };
     if (w.text !== "-c" && !env) {
       if (NEXT.has(w.text)) k++;
       continue;
@@ -192,6 +197,11 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
       from,
     );
   if (sub === "bisect" && known(args[0]) && args[0].text === "run") return argvText(args.slice(1), from);
+  // `git merge-index [-o] [-q] PROGRAM -a`: git runs PROGRAM (no shell) for each unmerged path of the index, which the agent may fill
+  if (sub === "merge-index") {
+    const program = args.findIndex((w) => !known(w) || !/^-[oq]$/.test(w.text));
+    return program < 0 ? [] : argvText([args[program]!], `gives git merge-index a program it runs`);
+  }
   const out: GitText[] = [];
   const options = COMMAND_OPTIONS[sub] ?? [];
   for (let i = 0; i < args.length; i++) {

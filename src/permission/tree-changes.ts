@@ -21,8 +21,8 @@ export type TreeChange = "deletes" | "writes";
 /** git subcommands that rewrite, move or delete files of the work tree (not only the index or `.git`). */
 const GIT_WRITERS = new Set(
   (
-    "am,apply,bisect,checkout,checkout-index,cherry-pick,filter-branch,init,init-db,merge,mv,pull,read-tree,rebase,restore,revert,rm,sparse-checkout," +
-    "submodule,switch,worktree"
+    "am,apply,bisect,checkout,checkout-index,cherry-pick,filter-branch,init,init-db,merge,merge-index,mergetool,mv,pull,read-tree,rebase,restore,revert,rm," +
+    "sparse-checkout,submodule,switch,worktree"
   ).split(","),
 );
 /** The actions of those (and of `git stash`) that touch no file of the work tree: `git worktree list`, `git stash show`. */
@@ -86,6 +86,7 @@ const GIT_LONG_ONLY: Record<string, { values?: string[]; flags?: string[] }> = {
   },
   reset: { flags: ["soft", "mixed", "hard", "merge", "keep", "recurse-submodules", "no-recurse-submodules", "no-refresh", "refresh"] },
   stash: { flags: ["no-keep-index", "include-untracked", "all", "keep-index", "staged", "patch", "quiet", "index"] },
+  "checkout-index": { values: ["prefix", "stage"], flags: ["stdin", "temp", "ignore-skip-worktree-bits"] },
 };
 
 // GNU tar's `--extract` and `--get` by any abbreviation it takes (`--extr`); cpio's `--extract` likewise
@@ -365,8 +366,9 @@ export function wholeTree(words: Word[], isPath: (text: string) => boolean): boo
   const stashPush = name === "stash" && (next?.text === "push" || !next || (decided(next) && next.text.startsWith("-")));
   if (!PATHSPEC_WRITERS.has(name) && name !== "checkout" && !stashPush) return true;
   const pushed = next?.text === "push";
-  const { operands, unsure } = gitArguments(words, read.sub + (pushed ? 2 : 1), stashPush ? ["stash", "push"] : [name]);
-  if (unsure || operands.some((w) => !decided(w) || reachesOut(w.text))) return true;
+  const { given, operands, unsure } = gitArguments(words, read.sub + (pushed ? 2 : 1), stashPush ? ["stash", "push"] : [name]);
+  // `checkout-index --stdin` reads its paths from its input (`../x` among them), unseen
+  if (unsure || given.has("stdin") || operands.some((w) => !decided(w) || reachesOut(w.text))) return true;
   // `git stash` and `git checkout` without pathspecs act on the whole tree, and so does `checkout BRANCH`: a first operand that
   // is no path there, with no `--` before pathspecs (`git checkout main -- a.txt` writes only a.txt)
   if (!operands.length) return stashPush || name === "checkout";
@@ -381,18 +383,3 @@ const afterDashes = (words: Word[], w: Word) => {
   const dashes = words.findIndex((x) => decided(x) && x.text === "--");
   return dashes >= 0 && words.indexOf(w) > dashes;
 };
-
-/** The directories git's options before its subcommand move it to (`-C DIR`, repeated ones joined; `--work-tree DIR`), as written; `unknown`: one is known only at run time. */
-export function gitDirectories(words: Word[]): { chdir: Word[]; workTree?: Word } {
-  const chdir: Word[] = [];
-  let workTree: Word | undefined;
-  const sub = readGit(words)?.sub ?? words.length;
-  for (let k = 1; k < sub; k++) {
-    const t = words[k]!.text;
-    if (t === "-C" && words[k + 1]) chdir.push(words[++k]!);
-    else if (t === "--work-tree" && words[k + 1]) workTree = words[++k];
-    else if (t.startsWith("--work-tree=")) workTree = { ...words[k]!, text: t.slice(12), raw: words[k]!.raw.replace(/^--work-tree=/, "") };
-    else if (["-c", "--git-dir", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"].includes(t)) k++;
-  }
-  return workTree ? { chdir, workTree } : { chdir };
-}
