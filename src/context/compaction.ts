@@ -192,9 +192,8 @@ export async function prepare(
   const { budgetTokens, fixed, build, crowded, file } = contextOf(history, deps);
   const now = deps.now();
   const held = heldBefore(history, state.last, state.tokensPerChar);
+  // a request that leaves out more than the one before is rebuilt (chooseView finds the prefix broken): the task note is taken anew with it
   let { view, upTo, kept, fresh = false } = chooseView(history, deps, fixed, { build, budgetTokens }, now);
-  // leaving out more than the request before rewrites the prefix from the first messages on: the task note is taken anew with it
-  if (!fresh && view.newlyTrimmed > 0) [view, fresh] = [build(upTo, true), true];
 
   let usage: Usage | undefined;
   // a summary when the budget forces leaving out more than the previous request did: it replaces

@@ -3,7 +3,7 @@
 // the system prompt asks — no longer rewrite the top of every request (x4 #1: each re-billed the whole
 // conversation); `hey -c` sends the held text again, as its session recorded it, whatever the file says now.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent } from "../../src/agent.ts";
 import { TASK_NOTE_ID } from "../../src/context/budget.ts";
@@ -53,19 +53,20 @@ const steps = (n: number, from = 1): Turn[] =>
     { toolCalls: [{ name: "write_note", arguments: { path: ".hey/task.md", content: `# Task\nfix the parser\n\n## Done\n- STEP-${from + i}\n` } }] },
   ]).flat();
 
-/** The agent, its work and summary requests in the order they were made (`log`: w or s), and its session. */
-function agent(script: Turn[], id: string, resumed?: ReturnType<typeof loadSession>) {
+/** The agent, its work and summary requests in the order they were made (`log`: w or s, with the note's file then), and its session; `refuse`: summaries fail. */
+function agent(script: Turn[], id: string, resumed?: ReturnType<typeof loadSession>, refuse = false) {
   const work = fakeProvider(script);
-  const log: { kind: "w" | "s"; request: ModelRequest }[] = [];
+  const log: { kind: "w" | "s"; request: ModelRequest; file?: string }[] = [];
   const provider: Provider = {
     protocol: "openai",
     model: "fake-model",
     async *stream(request, signal): AsyncGenerator<StreamEvent> {
       if (!isSummaryRequest(request)) {
-        log.push({ kind: "w", request: { ...request, messages: structuredClone(request.messages) } });
+        log.push({ kind: "w", request: { ...request, messages: structuredClone(request.messages) }, file: readFileSync(note(), "utf8") });
         return yield* work.stream(request, signal);
       }
       log.push({ kind: "s", request });
+      if (refuse) throw new Error("no summaries today");
       const message: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: "Read some files; notes kept." }] };
       yield { type: "done", message, usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop: "stop" };
     },
@@ -130,4 +131,23 @@ test("hey -c sends the note the last request held, not the file as it is now (a 
   expect(json(first.messages).slice(0, last.messages.length)).toEqual(json(last.messages));
   expect(noteIn(first)).not.toContain("STEP-9"); // written after the summary: its write_note call in the conversation tells it
   expect(noteIn(first)).not.toContain("Stopped at");
+});
+
+test("with summaries failing, a request that leaves out more takes the note anew; every request shows the note's current text", async () => {
+  const run = agent([...steps(16), { text: "done" }], newId(), undefined, true);
+  await run.agent.send("fix the parser", new AbortController().signal);
+  const work = run.log.filter((e) => e.kind === "w" && noteIn(e.request));
+  const notes = new Set(work.map((e) => noteIn(e.request)));
+  expect(notes.size).toBeGreaterThanOrEqual(2); // taken again at a later trim
+  let kept = 0;
+  for (const [i, e] of work.entries()) {
+    const text = JSON.stringify(e.request.messages);
+    // the file as it is at this request: in the note, or as the agent's latest write of it in the conversation
+    expect(
+      noteIn(e.request).endsWith(e.file!.trim()) || text.includes(JSON.stringify(JSON.stringify({ path: ".hey/task.md", content: e.file })).slice(1, -1)),
+    ).toBe(true);
+    const before = work[i - 1]?.request;
+    if (before && json(e.request.messages).slice(0, before.messages.length).join() === json(before.messages).join()) kept++;
+  }
+  expect(kept).toBeGreaterThanOrEqual(4);
 });
