@@ -25,7 +25,8 @@ import { cuttable, cutText, TEXT_SHARES, textCutKeep } from "./text-cut.ts";
 import { CALL_KEEP_SHARE, callsCut, cutCalls, resultsOf } from "./call-cut.ts";
 import { cutResult } from "./result-cut.ts";
 
-export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
+/** The note's first line: its text is held from the request that took it (held-note.ts), so the model looks below for its updates. */
+export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md as of the last compaction; changes made since are in the calls below]\n";
 export const TASK_NOTE_ID = "task-note";
 export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit the context budget; they are kept in the session file]`;
 /**

@@ -7,6 +7,7 @@ import type { Message, ToolSpec, Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix, unchangedThrough, fullAt } from "./cache.ts";
 import type { Hold } from "./budget.ts";
+import { heldText, holdNote, type HeldNote } from "./held-note.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
 import { estimateTokens, PROTECT_TURNS, willBeCut } from "./passes.ts";
 import { compactRange, summaryCost } from "./summary-request.ts";
@@ -54,12 +55,17 @@ export interface CompactionState {
    * undefined before the first request (resume included)
    */
   rewriteUpTo: number | undefined;
-  /** the previous request: the first `count` messages of `messages`, the system prompt and tools, when */
-  sent: { messages: readonly Message[]; count: number; fixed: string; at: number } | undefined;
+  /**
+   * the previous request: the first `count` messages of `messages`, the system prompt and tools, when; `note`: the
+   * `.hey/task.md` text it took anew ("" for none), which its usage line records for `hey -c`'s replay (held-note.ts)
+   */
+  sent: { messages: readonly Message[]; count: number; fixed: string; at: number; note?: string } | undefined;
   /** what the model has seen (the last request it answered: `answered`) and the cut notices said since */
   seen: Seen;
   /** what the previous request left out and cut (ContextView.hold): the next one leaves out and cuts the same first */
   hold: Hold | undefined;
+  /** the task note the requests send after a compaction, taken where the prefix is rebuilt anyway (held-note.ts); undefined before the first request */
+  note?: HeldNote;
   /** the last summary request failed: older messages are left out instead, and the model is nudged to compress */
   summaryFailed?: boolean;
   /** the last request the model answered, as sent (with `sent.at`): a summary is asked after it, from the provider's cache */
@@ -67,10 +73,10 @@ export interface CompactionState {
 }
 
 /** One model's prompt-cache state: its last request, what that deferred and held, the last request it answered (agent.ts keeps one per model). */
-export type ModelCache = Pick<CompactionState, "sent" | "rewriteUpTo" | "hold" | "answered">;
-export const cacheOf = ({ sent, rewriteUpTo, hold, answered }: CompactionState): ModelCache => ({ sent, rewriteUpTo, hold, answered });
+export type ModelCache = Pick<CompactionState, "sent" | "rewriteUpTo" | "hold" | "answered" | "note">;
+export const cacheOf = ({ sent, rewriteUpTo, hold, answered, note }: CompactionState): ModelCache => ({ sent, rewriteUpTo, hold, answered, note });
 /** a model not used yet: its cache is cold, so its first request rewrites what was deferred, for free */
-export const COLD_CACHE: ModelCache = { sent: undefined, rewriteUpTo: undefined, hold: undefined, answered: undefined };
+export const COLD_CACHE: ModelCache = { sent: undefined, rewriteUpTo: undefined, hold: undefined, answered: undefined, note: undefined };
 
 /** `tokensPerChar`: a resumed session's corrected ratio (kept within TOKENS_PER_CHAR_RANGE); default DEFAULT_TOKENS_PER_CHAR. */
 export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DEFAULT_TOKENS_PER_CHAR): CompactionState {
@@ -137,10 +143,13 @@ export function contextOf(history: readonly Message[], deps: PrepareDeps) {
     budgetTokens > configured
       ? { budget_tokens: configured, fixed_tokens: fixedTokens, tool_tokens: Math.ceil(toolsText(deps.tools).length * state.tokensPerChar) }
       : {};
-  const taskNote = deps.taskNote(history);
+  const file = deps.taskNote(history);
+  const held = heldText(state.note, file);
   const built: BuiltView = {}; // the views of two `rewriteUpTo` that dedup and purge make alike are one (chooseView builds both)
-  const build = (rewriteUpTo: number) =>
-    buildContext(
+  // `fresh`: with the task note as the file is now, where the prefix is rebuilt anyway; else as the requests before sent it
+  const build = (rewriteUpTo: number, fresh = false) => {
+    const taskNote = fresh ? file : held;
+    return buildContext(
       {
         history,
         summaries: state.summaries,
@@ -154,7 +163,8 @@ export function contextOf(history: readonly Message[], deps: PrepareDeps) {
       },
       built,
     );
-  return { budgetTokens, fixed, build, crowded };
+  };
+  return { budgetTokens, fixed, build, crowded, file };
 }
 
 /**
@@ -169,7 +179,7 @@ export function contextOf(history: readonly Message[], deps: PrepareDeps) {
  * summary it accepts is thrown, nothing trimmed, for another model (a fallback) to summarize — a trim
  * would drop the older messages from that model's request too; `failed`: the summary failed so
  * already (no fallback was left): the trim stands at once, no summary asked again. `.hey/task.md` is
- * re-injected after any compaction. Throws only when `signal` aborts or `handOn` takes the failure: a
+ * re-injected after any compaction, as it was when the prefix was last rebuilt (held-note.ts). Throws only when `signal` aborts or `handOn` takes the failure: a
  * summary request it began was billed all the same, and the error carries what it cost (summaryCost).
  */
 export async function prepare(
@@ -179,10 +189,11 @@ export async function prepare(
   opts: { deterministic?: boolean; handOn?: (e: unknown) => boolean; failed?: Error } = {},
 ): Promise<Prepared> {
   const { state, policy } = deps;
-  const { budgetTokens, fixed, build, crowded } = contextOf(history, deps);
+  const { budgetTokens, fixed, build, crowded, file } = contextOf(history, deps);
   const now = deps.now();
   const held = heldBefore(history, state.last, state.tokensPerChar);
-  let { view, upTo, kept } = chooseView(history, deps, fixed, { build, budgetTokens }, now);
+  // a request that leaves out more than the one before is rebuilt (chooseView finds the prefix broken): the task note is taken anew with it
+  let { view, upTo, kept, fresh = false } = chooseView(history, deps, fixed, { build, budgetTokens }, now);
 
   let usage: Usage | undefined;
   // a summary when the budget forces leaving out more than the previous request did: it replaces
@@ -197,7 +208,7 @@ export async function prepare(
       usage = done.usage;
       state.summaryFailed = false;
       const before = view;
-      view = build((upTo = history.length));
+      [view, fresh] = [build((upTo = history.length), true), true];
       deps.output.emit(summaryEvent(done.parts, tokensBefore(before, held), view));
       return undefined;
     } catch (e) {
@@ -228,10 +239,13 @@ export async function prepare(
   state.last = asSent(view);
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
+  const { note: taken, record } = holdNote(state.note, file, fresh);
+  state.note = taken;
   // asked once the summary or trim is chosen: a list catching up goes out with it, not a request later (a second cache miss)
   const system = deps.system(view.messages);
   const through = unchangedThrough(state.sent, view.messages, fixed);
-  state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now };
+  const sentNote = record !== undefined ? { note: record } : {};
+  state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now, ...sentNote };
   // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone;
   // and only once hey's own summary failed. While summaries work, a model that obeyed the nudge from 70 % of the
   // budget cost 25 % more over 150 steps (a turn of its own per compress, twice the cache breaks), and still 18 %
@@ -270,9 +284,9 @@ export function chooseView(
   history: readonly Message[],
   deps: PrepareDeps,
   fixed: string,
-  { build, budgetTokens }: { build: (rewriteUpTo: number) => ContextView; budgetTokens: number },
+  { build, budgetTokens }: { build: (rewriteUpTo: number, fresh?: boolean) => ContextView; budgetTokens: number },
   now: number,
-): { view: ContextView; upTo: number; kept?: { view: ContextView; upTo: number } } {
+): { view: ContextView; upTo: number; kept?: { view: ContextView; upTo: number }; fresh?: true } {
   const { state } = deps;
   const sent = state.sent;
   const upTo = state.rewriteUpTo;
@@ -280,9 +294,10 @@ export function chooseView(
   const broken =
     !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
   if (!view || broken) {
-    const rebuilt = build(history.length);
+    // the prefix is rebuilt: the task note as the file is now comes with it (held-note.ts)
+    const rebuilt = build(history.length, true);
     const full = !!view && (view.newlyTrimmed > 0 || view.overBudget) && rebuilt.estimate > REWRITE_ROOM * budgetTokens;
-    return { view: rebuilt, upTo: history.length, ...(full ? { kept: { view: view!, upTo: upTo! } } : {}) };
+    return { view: rebuilt, upTo: history.length, fresh: true, ...(full ? { kept: { view: build(upTo!, true), upTo: upTo! } } : {}) };
   }
   if (upTo! >= history.length) return { view, upTo: upTo! };
   const next = build(history.length);

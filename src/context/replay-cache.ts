@@ -13,13 +13,16 @@ import { fixedHash, fixedText } from "./window.ts";
  * Where a resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): `upTo` messages were judged for
  * rewrites since then (`starts`: by `provider/model`, later for a model whose window changed), its last request made at
  * `at`; `answers`: by each answer's id, when it came, the estimate's ratio its request was built with, its system prompt
- * and tools' hash, whether its summary failed and it went with every rewrite due, and the model it was sent to
- * (`provider/model`). Without the models every request is replayed into each model's cache.
+ * and tools' hash, whether its summary failed and it went with every rewrite due, the model it was sent to
+ * (`provider/model`) and the task note it took anew ("" for none: held-note.ts). Without the models every request is replayed into each model's cache.
  */
 export interface ResumedCache {
   upTo: number;
   at: number;
-  answers?: ReadonlyMap<string, { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string }>;
+  answers?: ReadonlyMap<
+    string,
+    { at?: number; made?: number; ratio?: number; fixed?: string; failed?: true; rebuilt?: boolean; model?: string; note?: string }
+  >;
   starts?: Record<string, number>;
 }
 
@@ -77,13 +80,17 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   let at = from.at; // when the request replayed was made: the time of the message it answered, or its answer's
   let now: { text: string; hash: string } | undefined; // the system prompt and tools of the run going on, and their hash
   let recorded: string | undefined; // the hash the last request that has one was sent with: the session records them
-  const note = deps.taskNote(history); // read once, not per request
+  // the task note each request sent: the one its usage line says it took, held until the next that says so;
+  // the file as it is now (read once) only for a session whose lines say neither (an older hey's)
+  const today = deps.taskNote(history);
+  let note: string | undefined;
   const replayed = { ...deps, taskNote: () => note };
   const live = state.seen; // what this run said and its models saw before the replay (x163 #5): kept, not said again
   let failedThen = false; // whether the model's last summary in the session failed
   state.rewriteUpTo = undefined;
   state.sent = undefined;
   state.hold = undefined;
+  state.note = undefined;
   state.seen = seenIn();
   for (let h = from.upTo; h < history.length; h++) {
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
@@ -97,12 +104,15 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     if (answer?.model !== undefined && from.model !== undefined && answer.model !== from.model) continue;
     state.tokensPerChar = answer?.ratio ?? ratio; // the budget and the cuts as they were reckoned then
     at = Math.min(answer?.made ?? answer?.at ?? at, from.at); // a pause past the cache's lifetime rebuilds the view, as it did then
-    const { fixed: current, build, budgetTokens } = contextOf(before, replayed);
-    if (now?.text !== current) now = { text: current, hash: fixedHash(current) };
     // a request sent with another system prompt or tool list stands for it by its hash: where it changed the cache
     // missed, and the run going on misses after one sent with another (an MCP server added, CLAUDE.md edited)
     // (an answer whose usage entry is not read, a hand-off's that only called tools or a crash's marker, was sent as the one before it)
     recorded = answer?.fixed ?? recorded;
+    if (answer?.note !== undefined) note = answer.note || undefined;
+    else if (recorded === undefined) note = today;
+    state.note = { text: note }; // whether the run took it anew there or held it, the request sent this text
+    const { fixed: current, build, budgetTokens } = contextOf(before, replayed);
+    if (now?.text !== current) now = { text: current, hash: fixedHash(current) };
     const fixed = recorded === undefined || recorded === now.hash ? current : `sent with ${recorded}`;
     const chosen = chooseView(before, replayed, fixed, { build, budgetTokens }, at);
     // a summary that request asked for failed (a summary's line would have begun the cache anew): the trim stood (prepare).
@@ -132,11 +142,12 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
 
 /**
  * What a request's usage entry keeps for the replay (Output `usage`): the hash of the system prompt
- * and tools it was `sent` with, whether its summary `failed`, whether it went with every rewrite due
- * (`rebuilt`: its ContextInput.rewriteUpTo was its whole history).
+ * and tools it was `sent` with, the task note it took anew (held-note.ts), whether its summary `failed`,
+ * whether it went with every rewrite due (`rebuilt`: its ContextInput.rewriteUpTo was its whole history).
  */
 export const usageFacts = (sent: CompactionState["sent"], failed: boolean, rebuilt: boolean) => ({
   ...(sent ? { fixed_hash: fixedHash(sent.fixed) } : {}),
+  ...(sent?.note !== undefined ? { task_note: sent.note } : {}),
   ...(failed ? { summary_failed: true as const } : {}),
   rebuilt,
 });

@@ -24,6 +24,8 @@ export interface Answered {
   rebuilt?: boolean;
   /** the model it was sent to, `provider/model`: the newest model entry before it (unset before any) */
   model?: string;
+  /** the `.hey/task.md` text it took anew ("" for none), held by the requests after it (context/held-note.ts) */
+  note?: string;
 }
 
 /**

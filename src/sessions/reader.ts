@@ -208,6 +208,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
         ...(e.fixed_hash ? { fixed: e.fixed_hash } : {}),
         ...(e.summary_failed ? { failed: true } : {}),
         ...(e.rebuilt === undefined ? {} : { rebuilt: e.rebuilt }),
+        ...(e.task_note === undefined ? {} : { note: e.task_note }),
       };
       lastAt ??= used.at;
       cache.usage(found.length);

@@ -270,7 +270,7 @@ describe("trimToBudget", () => {
   test("the task note follows the first user message when anything is dropped, and is counted", () => {
     const out = fit(2200, history, "goal: X");
     expect(ids(out.messages).slice(0, 3)).toEqual(["u1", "task-note", "omitted-a1"]);
-    expect(textOf(out.messages[1])).toBe("[task notes from .hey/task.md]\ngoal: X");
+    expect(textOf(out.messages[1])).toBe("[task notes from .hey/task.md as of the last compaction; changes made since are in the calls below]\ngoal: X");
     expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(2200);
     expect(fit(10_000, history, "goal: X").messages).toBe(history); // nothing dropped or summarized: no note
   });
@@ -284,7 +284,9 @@ describe("trimToBudget", () => {
   test("a task note over its share of the budget keeps its heading and its newest hand-off, says what was cut, and the request fits", () => {
     const out = fit(3000, history, handOffs(40)); // a 40 KB note: ~10,000 tokens whole
     const note = textOf(out.messages.find((m) => m.id === "task-note")) ?? "";
-    expect(note).toStartWith("[task notes from .hey/task.md]\n# Task\n\nfix the parser\n\n[… about ");
+    expect(note).toStartWith(
+      "[task notes from .hey/task.md as of the last compaction; changes made since are in the calls below]\n# Task\n\nfix the parser\n\n[… about ",
+    );
     expect(note).toMatch(/\[… about \d+ KB of older notes left out to fit the context budget; \.hey\/task\.md has all of it …\]\n## Stopped/);
     expect(note).toEndWith("NEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42\n");
     expect(note).not.toContain("old step 0 ");

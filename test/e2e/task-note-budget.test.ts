@@ -41,7 +41,9 @@ test("after a summary or a trim, the request holds the newest hand-off and fits 
     expect(run.code).toBe(0);
     const sent = JSON.stringify(model.requests.filter((r) => !systemOf(r).startsWith("You compress")).at(-1));
     expect(sent).toContain("NEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42");
-    expect(sent).toContain("[task notes from .hey/task.md]\\n# Task\\n\\nrefactor the parser\\n\\n[… about ");
+    expect(sent).toContain(
+      "[task notes from .hey/task.md as of the last compaction; changes made since are in the calls below]\\n# Task\\n\\nrefactor the parser\\n\\n[… about ",
+    );
     expect(sent).toContain("KB of older notes left out to fit the context budget; .hey/task.md has all of it …]");
     expect(sent).not.toContain("old step 0 ");
     const [compaction] = jsonEvents(run.stdout).filter((e) => e.type === "compaction");
