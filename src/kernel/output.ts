@@ -96,10 +96,11 @@ export type AgentEvent =
    * it, for the session writer: `hey -c` starts from it); `fixed_hash`: the request's system prompt
    * and tools (context/window.ts fixedHash); `summary_failed`: its summary was asked for and failed,
    * so the trim stood; `rebuilt`: its earlier messages were sent with every rewrite due (dedup, error purge) up to
-   * it, false when as the request before to the same model sent them — all for `hey -c`'s replay of the prompt cache,
+   * it, false when as the request before to the same model sent them; `history_from`: the message its history began
+   * with after the first prompt, where the next resume loads from — all for `hey -c`'s replay of the prompt cache,
    * which follows them rather than guessing. Not part of the JSON stream
    */
-  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean } & UsageCounts)
+  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean; history_from?: string } & UsageCounts)
   | {
       type: "compaction";
       /**

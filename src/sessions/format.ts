@@ -9,6 +9,9 @@ import type { UsageCounts } from "../kernel/output.ts";
 import type { TailLine } from "./lines.ts";
 import { messageEntry } from "./message-entry.ts";
 import { CONTROL, shownName } from "../fs/odd-names.ts";
+import { cacheFields, type CacheFields } from "./cache-fields.ts";
+
+export { cacheFields } from "./cache-fields.ts";
 
 export interface SessionHeader {
   type: "header";
@@ -24,8 +27,6 @@ export interface SessionHeader {
  * One line after the header. Every entry has a stable id: a message entry uses the message's
  * own id. Only these fields are ever written: no system prompt, no settings, no secrets.
  */
-/** What a usage line keeps for `hey -c`'s replay of the prompt cache (cacheFields). */
-type CacheFields = { fixed_hash?: string; summary_failed?: true; rebuilt?: boolean };
 export type SessionEntry =
   | { type: "message"; message: Message }
   /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it; the rest: Output's `usage` */
@@ -71,13 +72,6 @@ export const ENTRY_PREFIX = {
 
 const FIRST_PROMPT_CHARS = 80;
 const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"] as const;
-
-/** What a usage entry keeps for `hey -c`'s replay of the prompt cache (Output `usage`), when it holds it. */
-export const cacheFields = (e: { fixed_hash?: unknown; summary_failed?: unknown; rebuilt?: unknown }) => ({
-  ...(isStr(e.fixed_hash) ? { fixed_hash: e.fixed_hash } : {}),
-  ...(e.summary_failed === true ? { summary_failed: true as const } : {}),
-  ...(typeof e.rebuilt === "boolean" ? { rebuilt: e.rebuilt } : {}),
-});
 
 /** The line (newline included) for an entry or the header. May throw only on data JSON cannot hold. */
 export function toLine(entry: SessionEntry | SessionHeader): string {

@@ -21,6 +21,7 @@ import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
 import { cacheStart, requestTimes, type Answered } from "./cache-start.ts";
 import { MAX_WINDOWS, strideFor, WINDOW_STRIDE } from "./window-stride.ts";
+import { messageLineBefore } from "./run-start.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
 export { WINDOW_STRIDE } from "./window-stride.ts";
@@ -190,6 +191,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
     let model: LoadedSession["model"];
     const learned: Pick<LoadedSession, "windows" | "outputCaps"> = {}; // by `provider/model`, read newest first
     let lastAt: number | undefined; // when the last request was made
+    let runFrom: { id?: string; met?: true } | undefined; // the message the last run's history began with after the first prompt, and whether it was read
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
     const cache = cacheStart(); // where the prompt cache began (see LoadedSession.cache)
     let tokensPerChar: number | undefined;
@@ -210,6 +212,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
         ...(e.rebuilt === undefined ? {} : { rebuilt: e.rebuilt }),
       };
       lastAt ??= used.at;
+      if (e.rebuilt !== undefined) runFrom ??= e.history_from === undefined ? {} : { id: e.history_from }; // the newest request's that says
       cache.usage(found.length);
     };
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
@@ -271,6 +274,10 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       if (found.length >= window && from === undefined) {
         const fit = stride > 0 ? strideFor((size - line.offset) / found.length, stride) : 0; // the window's own bytes, usage lines too
         from = fit > 0 ? Math.floor((end + 1) / fit) * fit : end + 1;
+        // the last run's requests sent its history from an earlier message (a live run's from the first): from there, so the
+        // first request goes on from theirs, as far as MAX_WINDOWS windows reach (else the stride's, where the next run starts)
+        const at = runFrom?.id && !runFrom.met ? messageLineBefore(fd, end + 1, runFrom.id, MAX_WINDOWS * window - found.length - 1, firstUser?.id) : undefined;
+        if (at !== undefined) from = at;
       }
       if (from !== undefined && (line.offset < from || found.length >= MAX_WINDOWS * window)) {
         before = end;
@@ -299,6 +306,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
           continue;
         }
         if (line.oversized) cut.add(e.message.id);
+        if (runFrom?.id === e.message.id) runFrom.met = true;
         found.push(e.message);
         const answer: Answered = used ?? {};
         if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer) && cache.answer(answer);
