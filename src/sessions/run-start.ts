@@ -6,17 +6,19 @@ import { linesBackward } from "./lines.ts";
 const MESSAGE = Buffer.from(ENTRY_PREFIX.message);
 
 /**
- * The offset of the line of message `id` among the `most` message lines that end before byte `before`; 0 when no message
+ * The offset of the line of message `id` among the `most` message lines that end before byte `before`, at or after byte
+ * `least`; 0 when no message
  * but `firstUser` (the session's first prompt, which a resume loads anyway) comes before it: the file is loaded from its
  * start, as a whole one. Undefined when it is not there (further back, never written, a summary's), and then not one
  * line past them is read.
  */
-export function messageLineBefore(fd: number, before: number, id: string, most: number, firstUser: string | undefined): number | undefined {
+export function messageLineBefore(fd: number, before: number, least: number, id: string, most: number, firstUser: string | undefined): number | undefined {
   const marker = idMarker(id);
   let at: number | undefined;
   let count = 0;
   for (const line of linesBackward(fd, before)) {
     if (line.offset === 0) break; // the header
+    if (at === undefined && line.offset < least) return undefined;
     const bytes = line.oversized ? Buffer.from(line.oversized.head) : line.buf.subarray(line.start, line.end);
     if (bytes.length < MESSAGE.length || bytes.compare(MESSAGE, 0, MESSAGE.length, 0, MESSAGE.length) !== 0) continue;
     if (at !== undefined) return isMessage(bytes, firstUser) ? 0 : at; // the message before it

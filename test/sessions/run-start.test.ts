@@ -15,10 +15,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const counts = { input_tokens: 1, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
 let calls = 0;
-/** a read of an 8 KB file: its call and its result */
-const read = (): Message[] => {
+/** a read of a file of `lines` lines (22 bytes each): its call and its result */
+const read = (lines: number): Message[] => {
   const id = `call_${calls++}`;
-  const text = `${"line of the file read\n".repeat(360)}`;
+  const text = "line of the file read\n".repeat(lines);
   return [
     { id: newId(), role: "assistant", content: [], toolCalls: [{ id, name: "read_file", arguments: '{"path":"a.ts"}' }] },
     { id: newId(), role: "tool", toolCallId: id, toolName: "read_file", isError: false, content: [{ type: "text", text }] },
@@ -28,9 +28,14 @@ const read = (): Message[] => {
 /**
  * A session as runs write it: each run's exchanges, a usage line after each answer naming the message its history began
  * with after the first prompt, as the agent's requests record it: `first`, a live run's first answer; `resumed`, the
- * first message a resume of the file loaded at the run's start; an index; `none`, a hey before that wrote none.
+ * first message a resume of the file loaded at the run's start; an index; `none`, a hey before that wrote none. Each read
+ * is of 40 lines (~1 KB), the first `big` of 720 (~16 KB).
  */
-function session(runs: { reads: number; from: "first" | "resumed" | "none" | number }[]): { path: string; messages: Message[]; resumedAt?: string } {
+function session(runs: { reads: number; big?: number; from: "first" | "resumed" | "none" | number }[]): {
+  path: string;
+  messages: Message[];
+  resumedAt?: string;
+} {
   const w = createSessionWriter({
     dir: mkdtempSync(join(root, "s-")),
     id: newId(),
@@ -50,7 +55,7 @@ function session(runs: { reads: number; from: "first" | "resumed" | "none" | num
     messages.push(prompt);
     w.emit({ type: "message", message: prompt });
     for (let i = 0; i < run.reads; i++)
-      for (const m of read()) {
+      for (const m of read(i < (run.big ?? 0) ? 720 : 40)) {
         messages.push(m);
         w.emit({ type: "message", message: m });
         const history_from = run.from === "first" ? messages[1]!.id : from;
@@ -62,16 +67,16 @@ function session(runs: { reads: number; from: "first" | "resumed" | "none" | num
 }
 
 test("hey -c after one live run over 1 MB loads it from its first answer, as every request of the run sent it", () => {
-  const { path, messages } = session([{ reads: 450, from: "first" }]); // 901 messages, ~3.8 MB
+  const { path, messages } = session([{ reads: 500, big: 100, from: "first" }]); // 1,001 messages, ~2.2 MB
   expect(statSync(path).size).toBeGreaterThan(2 * WINDOW_STRIDE);
   const loaded = loadSession(path);
-  // before: from the 1 MB boundary before the 500th message from the end, ~450 messages in: the cache held none of it
+  // before: from the 512 KB boundary before the 500th message from the end, ~200 messages in: the cache held none of it
   expect(loaded.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
   expect(loaded.cache?.upTo).toBe(1); // the replay goes over the run's requests from its first (made with the prompt alone)
 });
 
 test("a session a hey before history_from wrote starts at the stride's boundary, as it did", () => {
-  const { path, messages } = session([{ reads: 450, from: "none" }]);
+  const { path, messages } = session([{ reads: 500, big: 100, from: "none" }]);
   const loaded = loadSession(path);
   expect(loaded.messages.length).toBeLessThan(messages.length);
   expect(loaded.messages.length).toBeGreaterThan(500);
@@ -81,7 +86,7 @@ test("a resumed run's history began at its window: the next hey -c starts exactl
   // the second run was resumed at message 401 (not on a boundary) and its requests said so
   const at = 401;
   const { path, messages } = session([
-    { reads: 450, from: "first" },
+    { reads: 450, big: 100, from: "first" },
     { reads: 300, from: at },
   ]);
   const loaded = loadSession(path);
@@ -89,8 +94,15 @@ test("a resumed run's history began at its window: the next hey -c starts exactl
   expect(loaded.messages.slice(1).map((m) => m.id)).toEqual(messages.slice(at).map((m) => m.id));
 });
 
+test("a live run whose first message lies more than MAX_WINDOWS strides before the end: the stride's start, as before", () => {
+  const { path, messages } = session([{ reads: 400, big: 250, from: "first" }]); // ~4.3 MB: its first answer lies ~4.3 MB before the end
+  const loaded = loadSession(path);
+  expect(loaded.messages.length).toBeGreaterThan(500);
+  expect(loaded.messages[1]!.id).not.toBe(messages[1]!.id); // its replay would go over 400 requests of up to 4 MB each
+});
+
 test("a history longer than MAX_WINDOWS windows: the stride's start, where the run resumed there begins and the next hey -c starts again", () => {
-  const { path, messages } = session([{ reads: 1000, from: "first" }]); // 2,001 messages
+  const { path, messages } = session([{ reads: 1000, from: "first" }]); // 2,001 messages, ~1.3 MB
   const loaded = loadSession(path);
   expect(loaded.messages.length).toBeLessThanOrEqual(MAX_WINDOWS * 500 + 1);
   expect(loaded.messages.length).toBeGreaterThan(500);
