@@ -159,7 +159,8 @@ export interface LoadedSession {
  * and the range's first message are parsed; at most SCAN_LIMIT bytes of them, else the read stops
  * there) — then only as far as needed (at most SCAN_LIMIT) to find the latest summary and model
  * entry, by a byte search for their line prefix; the model falls back to the one written before
- * the first message.
+ * the first message. The window starts where the last run's history began (its usage lines' history_from: run-start.ts)
+ * when that lies within MAX_WINDOWS windows and strides, else at the stride's boundary (window-stride.ts).
  * Bad lines are skipped with a warning. Throws when the file cannot be read or its first line is
  * not a session header.
  */
