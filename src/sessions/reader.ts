@@ -277,7 +277,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
         from = fit > 0 ? Math.floor((end + 1) / fit) * fit : end + 1;
         // the last run's requests sent its history from an earlier message (a live run's from the first): from there, so the
         // first request goes on from theirs, within MAX_WINDOWS windows and strides of the end (else the stride's, where the
-        // next run starts): the replay of the cache goes over each of the run's requests (1,000 messages of 5 MB: 4–8 s)
+        // next run starts): the replay of the cache goes over each of the run's requests (1,000 messages of 5 MB: 2–8 s)
         const [most, least] = [MAX_WINDOWS * window - found.length - 1, size - MAX_WINDOWS * stride];
         const at = runFrom?.id && !runFrom.met ? messageLineBefore(fd, end + 1, least, runFrom.id, most, firstUser?.id) : undefined;
         if (at !== undefined) from = at;
