@@ -17,7 +17,7 @@ import {
   type ModelCache,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { resumedReplay, usageFacts } from "./context/replay-cache.ts";
+import { historyFrom, resumedReplay, usageFacts } from "./context/replay-cache.ts";
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
@@ -104,8 +104,8 @@ export function createAgent(parts: AgentParts): Agent {
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
   let cutInput = false;
-  /** the request being made asked for a summary that failed: the trim stood; it went with every rewrite due (both in its usage, for `hey -c`'s replay) */
-  let [summaryFailedNow, rebuiltNow] = [false, false];
+  /** the request being made asked for a summary that failed: the trim stood; it went with every rewrite due, its history from (all in its usage, for `hey -c`) */
+  let [summaryFailedNow, builtNow] = [false, { rebuilt: false } as { rebuilt: boolean; from?: string }];
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -115,7 +115,7 @@ export function createAgent(parts: AgentParts): Agent {
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
-        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...usageFacts(compaction.sent, summaryFailedNow, rebuiltNow) });
+        return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...usageFacts(compaction.sent, summaryFailedNow, builtNow) });
       }
       if (event.type === "compaction" && event.kind === "trim" && event.error) summaryFailedNow = true;
       if (event.type === "message") markerAlone = event.message.role === "assistant" && cutBeforeAnswer(event.message);
@@ -218,7 +218,7 @@ export function createAgent(parts: AgentParts): Agent {
           const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };
           summaryFailedNow = false; // sent as built now, deterministically
           const prepared = await prepare(sendable(), prepareDeps(quiet, request.tools), signal, { deterministic: true });
-          rebuiltNow = compaction.rewriteUpTo === sendable().length;
+          builtNow = { ...builtNow, rebuilt: compaction.rewriteUpTo === sendable().length };
           request = {
             ...request,
             system: prepared.system,
@@ -299,7 +299,7 @@ export function createAgent(parts: AgentParts): Agent {
             throw e;
           },
         );
-        rebuiltNow = compaction.rewriteUpTo === history.length;
+        builtNow = { rebuilt: compaction.rewriteUpTo === history.length, from: historyFrom(history) };
         if (handedOn) spent(handedOn);
         handedOn = undefined;
         if (prepared.usage) spent(prepared.usage);

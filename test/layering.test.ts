@@ -111,6 +111,7 @@ const EDGES = new Set([
   "sessions/listing.ts",
   "sessions/lock.ts",
   "sessions/read-head.ts",
+  "sessions/run-start.ts",
   "sessions/reader.ts",
   "sessions/usage-in.ts",
   "sessions/vanished.ts",

@@ -5,6 +5,7 @@ import { textOf, type Effort, type Message } from "../kernel/ir.ts";
 import { keptOf, withoutRefused } from "../kernel/refusal.ts";
 import { cutBeforeAnswer, HEY_STOPPED, modelRequest } from "../kernel/turns.ts";
 import { seenIn } from "./cut-notice.ts";
+import { SUMMARY_ID } from "./passes.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { fixedHash, fixedText } from "./window.ts";
@@ -143,11 +144,20 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
 /**
  * What a request's usage entry keeps for the replay (Output `usage`): the hash of the system prompt
  * and tools it was `sent` with, the task note it took anew (held-note.ts), whether its summary `failed`,
- * whether it went with every rewrite due (`rebuilt`: its ContextInput.rewriteUpTo was its whole history).
+ * whether it went with every rewrite due (`rebuilt`: its ContextInput.rewriteUpTo was its whole history), and
+ * the message its history began with after the first prompt (`from`: historyFrom).
  */
-export const usageFacts = (sent: CompactionState["sent"], failed: boolean, rebuilt: boolean) => ({
+export const usageFacts = (sent: CompactionState["sent"], failed: boolean, built: { rebuilt: boolean; from?: string }) => ({
   ...(sent ? { fixed_hash: fixedHash(sent.fixed) } : {}),
   ...(sent?.note !== undefined ? { task_note: sent.note } : {}),
   ...(failed ? { summary_failed: true as const } : {}),
-  rebuilt,
+  rebuilt: built.rebuilt,
+  ...(built.from === undefined ? {} : { history_from: built.from }),
 });
+
+/**
+ * The id of the message `history` began with after its first prompt, a summary's stand-in passed over (it is no line of
+ * the file): a live run's first answer, a resumed run's first message loaded. The next `hey -c` loads from there, so its
+ * first request goes on from this run's last one (sessions/reader.ts loadSession).
+ */
+export const historyFrom = (history: readonly Message[]): string | undefined => history.find((m, i) => i > 0 && !m.id.startsWith(SUMMARY_ID))?.id;

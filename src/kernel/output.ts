@@ -97,10 +97,11 @@ export type AgentEvent =
    * and tools (context/window.ts fixedHash); `summary_failed`: its summary was asked for and failed,
    * so the trim stood; `rebuilt`: its earlier messages were sent with every rewrite due (dedup, error purge) up to
    * it, false when as the request before to the same model sent them; `task_note`: the `.hey/task.md` text it took
-   * anew, held by the requests after it ("" for none) — all for `hey -c`'s replay of the prompt cache,
+   * anew, held by the requests after it ("" for none); `history_from`: the message its history began with after the
+   * first prompt, where the next resume loads from — all for `hey -c`'s replay of the prompt cache,
    * which follows them rather than guessing. Not part of the JSON stream
    */
-  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean; task_note?: string } & UsageCounts)
+  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean; task_note?: string; history_from?: string } & UsageCounts)
   | {
       type: "compaction";
       /**

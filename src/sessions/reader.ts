@@ -21,6 +21,7 @@ import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
 import { cacheStart, requestTimes, type Answered } from "./cache-start.ts";
 import { MAX_WINDOWS, strideFor, WINDOW_STRIDE } from "./window-stride.ts";
+import { messageLineBefore } from "./run-start.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
 export { WINDOW_STRIDE } from "./window-stride.ts";
@@ -158,7 +159,8 @@ export interface LoadedSession {
  * and the range's first message are parsed; at most SCAN_LIMIT bytes of them, else the read stops
  * there) — then only as far as needed (at most SCAN_LIMIT) to find the latest summary and model
  * entry, by a byte search for their line prefix; the model falls back to the one written before
- * the first message.
+ * the first message. The window starts where the last run's history began (its usage lines' history_from: run-start.ts)
+ * when that lies within MAX_WINDOWS windows and strides, else at the stride's boundary (window-stride.ts).
  * Bad lines are skipped with a warning. Throws when the file cannot be read or its first line is
  * not a session header.
  */
@@ -190,6 +192,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
     let model: LoadedSession["model"];
     const learned: Pick<LoadedSession, "windows" | "outputCaps"> = {}; // by `provider/model`, read newest first
     let lastAt: number | undefined; // when the last request was made
+    let runFrom: { id?: string; met?: true } | undefined; // the message the last run's history began with after the first prompt, and whether it was read
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
     const cache = cacheStart(); // where the prompt cache began (see LoadedSession.cache)
     let tokensPerChar: number | undefined;
@@ -211,6 +214,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
         ...(e.task_note === undefined ? {} : { note: e.task_note }),
       };
       lastAt ??= used.at;
+      if (e.rebuilt !== undefined) runFrom ??= e.history_from === undefined ? {} : { id: e.history_from }; // the newest request's that says
       cache.usage(found.length);
     };
     const modelAt = (e: Extract<SessionEntry, { type: "model" }>) => {
@@ -272,6 +276,12 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       if (found.length >= window && from === undefined) {
         const fit = stride > 0 ? strideFor((size - line.offset) / found.length, stride) : 0; // the window's own bytes, usage lines too
         from = fit > 0 ? Math.floor((end + 1) / fit) * fit : end + 1;
+        // the last run's requests sent its history from an earlier message (a live run's from the first): from there, so the
+        // first request goes on from theirs, within MAX_WINDOWS windows and strides of the end (else the stride's, where the
+        // next run starts): the replay of the cache goes over each of the run's requests (1,000 messages of 5 MB: 2–8 s)
+        const [most, least] = [MAX_WINDOWS * window - found.length - 1, size - MAX_WINDOWS * stride];
+        const at = runFrom?.id && !runFrom.met ? messageLineBefore(fd, end + 1, least, runFrom.id, most, firstUser?.id) : undefined;
+        if (at !== undefined) from = at;
       }
       if (from !== undefined && (line.offset < from || found.length >= MAX_WINDOWS * window)) {
         before = end;
@@ -300,6 +310,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
           continue;
         }
         if (line.oversized) cut.add(e.message.id);
+        if (runFrom?.id === e.message.id) runFrom.met = true;
         found.push(e.message);
         const answer: Answered = used ?? {};
         if (e.message.role === "assistant") answers.set(e.message.id, answer) && unrated.push(answer) && cache.answer(answer);
