@@ -101,7 +101,15 @@ export type AgentEvent =
    * first prompt, where the next resume loads from — all for `hey -c`'s replay of the prompt cache,
    * which follows them rather than guessing. Not part of the JSON stream
    */
-  | ({ type: "usage"; tokens_per_char?: number; fixed_hash?: string; summary_failed?: true; rebuilt?: boolean; task_note?: string; history_from?: string } & UsageCounts)
+  | ({
+      type: "usage";
+      tokens_per_char?: number;
+      fixed_hash?: string;
+      summary_failed?: true;
+      rebuilt?: boolean;
+      task_note?: string;
+      history_from?: string;
+    } & UsageCounts)
   | {
       type: "compaction";
       /**

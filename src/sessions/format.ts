@@ -10,9 +10,6 @@ import type { TailLine } from "./lines.ts";
 import { messageEntry } from "./message-entry.ts";
 import { cacheFields, type CacheFields } from "./cache-fields.ts";
 import { CONTROL, shownName } from "../fs/odd-names.ts";
-import { cacheFields, type CacheFields } from "./cache-fields.ts";
-
-export { cacheFields } from "./cache-fields.ts";
 
 export interface SessionHeader {
   type: "header";
