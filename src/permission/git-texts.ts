@@ -110,13 +110,15 @@ export function judgedSetting(pair: Word | undefined): boolean {
   return !setting || !("unknown" in setting);
 }
 
+const CONFIG_VALUED = ["--file", "--blob", "--type", "--default", "--comment", "--value"];
 /** `git config [options] [set] KEY VALUE`: a command the next git runs. */
 function configSet(args: Word[]): Texts {
   const operands: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     if (known(w) && w.text.startsWith("-")) {
-      if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(w.text)) i++;
+      // their value is the next word, the long ones abbreviated too (`--fil F`)
+      if (w.text === "-f" || (!w.text.includes("=") && CONFIG_VALUED.some((long) => gitLong(w.text, long, "config")))) i++;
       continue;
     }
     operands.push(w);
