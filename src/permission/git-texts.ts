@@ -198,7 +198,11 @@ const COMMAND_OPTIONS: Record<string, [long: string, short?: string][]> = {
   ],
   // `--smtp-server=/path` is "a sendmail-like program" it runs (git-send-email(1)); a host name is no command (PROGRAM_ONLY)
   "send-email": [["--sendmail-cmd"], ["--to-cmd"], ["--cc-cmd"], ["--header-cmd"], ["--smtp-server"]],
+  // git-svn(1): "--authors-prog=<filename> … the given file is executed", in backquotes (the shell)
+  svn: [["--authors-prog"]],
 };
+/** git's Perl programs, which read their options with Getopt::Long: `-to-cmd` is `--to-cmd`. */
+const GETOPT_LONG = new Set(["send-email", "svn"]);
 /** Options whose value is a command only when it is a path: send-email's `--smtp-server` is a host otherwise. */
 const PROGRAM_ONLY = new Set(["--smtp-server"]);
 /**
@@ -234,6 +238,12 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
       from,
     );
   if (sub === "bisect" && known(args[0]) && args[0].text === "run") return argvText(args.slice(1), from);
+  // git-remote-ext(1): `git remote-ext REMOTE 'CMD ARGS'` runs CMD (an `ext::` URL's command) when its input asks to connect
+  if (sub === "remote-ext")
+    return argvText(
+      args.slice(1, 2).map((w) => ({ ...w, text: w.text.replace(/^ext::/, "") })),
+      from,
+    );
   if (trust === "allow" && Object.hasOwn(SERVERS, sub)) return { unknown: SERVERS[sub]! };
   for (const [long, why] of INPUT_WRITES[sub] ?? []) {
     if (args.some((w) => known(w) && gitLong(w.text, long, sub))) return { unknown: why };
@@ -252,8 +262,7 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
         return { unknown: `\`${w.raw}\` is known only at run time where git ${sub} reads an option that runs a command` };
       continue;
     }
-    // send-email reads its options with Perl's Getopt::Long, which takes `-to-cmd` as `--to-cmd`
-    const t = sub === "send-email" && /^-[^-]./.test(w.text) ? `-${w.text}` : w.text;
+    const t = GETOPT_LONG.has(sub) && /^-[^-]./.test(w.text) ? `-${w.text}` : w.text;
     if (t === "--") break;
     if (sub === "clone" && (t === "-c" || gitLong(t, "--config", sub))) {
       const eq = t.indexOf("=");

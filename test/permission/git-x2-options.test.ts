@@ -74,6 +74,8 @@ describe("under README's example list (bash: git *, deny git push *)", () => {
     ["git send-email -to-cmd='touch /tmp/x' a.patch", "gives git send-email a command it runs with the shell: `touch /tmp/x`"],
     ["git send-email --cc-c='touch /tmp/x' a.patch", "`touch /tmp/x` matches no allow entry"],
     ["git send-email --smtp-server=/tmp/prog --to=a a.patch", "`/tmp/prog` matches no allow entry"],
+    ["git svn clone -authors-p='touch /tmp/x' https://svn.example.com/r", "gives git svn a command it runs with the shell: `touch /tmp/x`"],
+    [`printf 'connect git-upload-pack\n' | git remote-ext x 'touch /tmp/x %S'`, "gives git remote-ext a command it runs with the shell: `touch /tmp/x %S`"],
     ["git credential-store --file=src/creds store", "`--file=src/creds` writes a file, which a pattern must spell out"],
     ["git bugreport -o src", "`-o` writes a file, which a pattern must spell out"],
   ])("refuses %s", (command, why) => {
@@ -100,6 +102,7 @@ describe("under README's example list (bash: git *, deny git push *)", () => {
     "git maintenance run --task=gc",
     "git send-email --to=a --cc b --smtp-server=smtp.example.com a.patch",
     "git fast-export --all",
+    "git svn rebase",
   ])("lets %s run", (command) => {
     expect(run(readme, command)).toBe("allowed");
   });

@@ -32,6 +32,7 @@ const CASES: [command: string, happened: (f: string, home: string, before: strin
   [`git ls-remote --upload-pa='touch ${PWNED}; git-upload-pack' .`, () => existsSync(PWNED)],
   [`git fetch --upload-pac='touch ${PWNED}; git-upload-pack' .`, () => existsSync(PWNED)],
   [`git rebase --exe 'touch ${PWNED}' HEAD~1`, () => existsSync(PWNED)],
+  [`printf 'connect git-upload-pack\n' | git remote-ext x 'touch ${PWNED}'`, () => existsSync(PWNED)],
   [`git clone -q --conf=core.fsmonitor='touch ${PWNED}' . ../cl && git -C ../cl status --short`, () => existsSync(PWNED)],
   [`git filter-branch -f --msg-filter 'touch ${PWNED}; cat' HEAD`, () => existsSync(PWNED)],
   [`git filter-branch -f --tree-filter 'touch ${PWNED}' HEAD`, () => existsSync(PWNED)],
