@@ -131,6 +131,8 @@ function pushing(rest: Word[]): [string, string][] {
   return [
     // git-send-pack(1): "Push objects over Git protocol to another repository" (`git push` runs it)
     ["git send-pack *", "git send-pack is what git push runs"],
+    // git-subtree(1) push: "does git push to push the result"; its options may come first (`git subtree -P src push origin main`)
+    ["git subtree * push *", "git subtree push runs git push"],
     // git-http-push(1): "Push objects over HTTP/DAV to another repository"
     ["git http-push *", "git http-push pushes over HTTP/DAV"],
     // gh repo sync: "Sync destination repository from source repository … using a hard reset" with

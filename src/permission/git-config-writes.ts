@@ -15,7 +15,7 @@
 // command git runs when the user allows that transport), a template (`git init|clone
 // --template=DIR`, `-c init.templateDir=DIR`: its hooks and config are copied into the repository),
 // and any of these through an alias set on the command line (`git -c alias.cfg=config cfg …`). Pure.
-import { GIT_COMMANDS, readGit } from "./git.ts";
+import { GIT_COMMANDS, gitLong, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { fixed, known, type Segment, type Word } from "./shell-model.ts";
 
@@ -153,7 +153,10 @@ function cloneRefusal(args: Word[]): Refusal | undefined {
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
     if (t === "--") break;
-    const value = t === "-c" || t === "--config" ? args[++i] : /^(-c|--config=)./.test(t) ? { ...args[i]!, text: t.replace(/^(-c|--config=)/, "") } : undefined;
+    // `--conf=KEY=VALUE`, `--con KEY=VALUE`: git takes any abbreviation of `--config`
+    const long = t.startsWith("--") && gitLong(t, "--config", "clone");
+    const glued = long ? t.includes("=") : /^-c./.test(t);
+    const value = glued ? { ...args[i]!, text: t.slice(long ? t.indexOf("=") + 1 : 2) } : t === "-c" || long ? args[++i] : undefined;
     if (!value) continue;
     const where = "the new repository's";
     if (!fixed(value)) return { where, why: `\`${value.raw}\` is known only at run time` };
@@ -193,7 +196,7 @@ function segmentRefusal(seg: Segment, depth = 0): Refusal | undefined {
   const first = seg.words[0];
   if (seg.inert === "builtin" || !known(first)) return undefined;
   const name = program(first.text);
-  const dashed = /^git-(config|clone|remote|init)$/.exec(name)?.[1];
+  const dashed = /^git-(config|clone|remote|init|maintenance)$/.exec(name)?.[1];
   if (name !== "git" && !dashed) return undefined;
   const read = dashed ? { sub: 0 } : readGit(seg.words);
   // a word known only at run time among git's options: `git $OPT config core.fsmonitor …` could still be config
@@ -211,7 +214,22 @@ function segmentRefusal(seg: Segment, depth = 0): Refusal | undefined {
     if ("unknown" in alias) return UNKNOWN(alias.unknown);
     return segmentRefusal({ ...seg, words: [first, ...own, ...alias.words, ...args] }, depth + 1);
   }
+  if (sub === "maintenance") return maintenanceRefusal(args);
   return sub === "config" ? configRefusal(args) : sub === "clone" ? cloneRefusal(args) : sub === "remote" ? remoteRefusal(args) : undefined;
+}
+
+/**
+ * `git maintenance register|unregister|start|stop` (git-maintenance(1)): they add the repository to,
+ * or take it from, `maintenance.repo` in the global config (or `--config-file`'s), and `start`/`stop`
+ * install or remove a scheduler job (cron, systemd, launchd) that runs git in it every hour, outside hey.
+ */
+function maintenanceRefusal(args: Word[]): Refusal | undefined {
+  const action = args.find((w) => !fixed(w) || !w.text.startsWith("-"));
+  if (!action) return undefined;
+  if (!fixed(action)) return UNKNOWN(`\`git maintenance ${action.raw}\` may be \`register\` or \`start\``);
+  if (!/^(register|unregister|start|stop)$/.test(action.text)) return undefined;
+  const scheduled = /^(start|stop)$/.test(action.text) ? ", and changes a scheduler job that runs git in this repository every hour, outside hey" : "";
+  return { where: "the global one", why: `\`git maintenance ${action.text}\` writes maintenance.repo there${scheduled}` };
 }
 
 /** `-c init.templateDir=DIR` among git's own options: every repository git then makes (init, clone, a submodule's) gets DIR's hooks and config. */

@@ -5,7 +5,7 @@
 // `submodule foreach`, `difftool -x`, `bisect run`, `grep -O`). Under a deny list any other `-c`
 // key is refused unless it is one known to run nothing (QUIET): git has many that run a program
 // (`gpg.program`, `trailer.*.cmd`, `protocol.ext.allow`, `core.hooksPath`, `include.path`…). Pure.
-import { NEXT, readGit } from "./git.ts";
+import { gitLong, NEXT, readGit } from "./git.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fixed, known, type Segment, type Word } from "./shell-model.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
@@ -115,13 +115,15 @@ export function judgedSetting(pair: Word | undefined): boolean {
   return !setting || !("unknown" in setting);
 }
 
+const CONFIG_VALUED = ["--file", "--blob", "--type", "--default", "--comment", "--value"];
 /** `git config [options] [set] KEY VALUE`: a command the next git runs. */
 function configSet(args: Word[]): Texts {
   const operands: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     if (known(w) && w.text.startsWith("-")) {
-      if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(w.text)) i++;
+      // their value is the next word, the long ones abbreviated too (`--fil F`)
+      if (w.text === "-f" || (!w.text.includes("=") && CONFIG_VALUED.some((long) => gitLong(w.text, long, "config")))) i++;
       continue;
     }
     operands.push(w);
@@ -165,7 +167,11 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };
 }
 
-/** Options of git subcommands whose value is a command git runs with the shell (git-rebase(1), git-ls-remote(1), git-push(1)…): long name, short letter. */
+/**
+ * Options of git subcommands whose value is a command git runs with the shell (git-rebase(1),
+ * git-ls-remote(1), git-push(1), git-filter-branch(1), git-daemon(1), git-send-email(1)…): long
+ * name, short letter. Read however git takes them: abbreviated too (gitLong: `--exe`, `--upload-pa=`).
+ */
 const COMMAND_OPTIONS: Record<string, [long: string, short?: string][]> = {
   rebase: [["--exec", "x"]],
   "ls-remote": [["--upload-pack", "u"]],
@@ -178,6 +184,46 @@ const COMMAND_OPTIONS: Record<string, [long: string, short?: string][]> = {
   "fetch-pack": [["--upload-pack"], ["--exec"]],
   difftool: [["--extcmd", "x"]],
   grep: [["--open-files-in-pager", "O"]],
+  // each filter is eval'ed by git-filter-branch.sh, `--setup` once before them
+  "filter-branch": [
+    "--setup",
+    "--env-filter",
+    "--tree-filter",
+    "--index-filter",
+    "--parent-filter",
+    "--msg-filter",
+    "--commit-filter",
+    "--tag-name-filter",
+  ].map((long) => [long]),
+  // run with the shell on every request a client makes
+  daemon: [["--access-hook"]],
+  instaweb: [
+    ["--httpd", "d"],
+    ["--browser", "b"],
+  ],
+  // `--smtp-server=/path` is "a sendmail-like program" it runs (git-send-email(1)); a host name is no command (PROGRAM_ONLY)
+  "send-email": [["--sendmail-cmd"], ["--to-cmd"], ["--cc-cmd"], ["--header-cmd"], ["--smtp-server"]],
+  // git-svn(1): "--authors-prog=<filename> … the given file is executed", in backquotes (the shell)
+  svn: [["--authors-prog"]],
+};
+/** git's Perl programs, which read their options with Getopt::Long: `-to-cmd` is `--to-cmd`. */
+const GETOPT_LONG = new Set(["send-email", "svn"]);
+/** Options whose value is a command only when it is a path: send-email's `--smtp-server` is a host otherwise. */
+const PROGRAM_ONLY = new Set(["--smtp-server"]);
+/**
+ * Subcommands that run what the rules cannot see, under an allow list (whose `git *` trusts git's
+ * options, not servers): a daemon serves the repositories to any client and runs on after the
+ * command; instaweb starts a web server with git's CGI, detached.
+ */
+const SERVERS: Record<string, string> = {
+  daemon:
+    "starts git daemon, which serves repositories to any client on the network and keeps running after the command: what its clients make it do the rules cannot see",
+  instaweb: "starts a web server (git instaweb) that keeps running after the command: what it runs the rules cannot see",
+};
+/** Options that let a subcommand's input (stdin, not the command line) name files it writes or programs it runs. */
+const INPUT_WRITES: Record<string, [long: string, why: string][]> = {
+  // git-fast-import(1): "feature export-marks=PATH", "import-marks" in the stream name files, allowed only with this option
+  "fast-import": [["--allow-unsafe-features", "lets fast-import's input name files it writes (`feature export-marks=PATH`), which the rules cannot see"]],
 };
 /** git grep reads no option after its first operand (PARSE_OPT_STOP_AT_NON_OPTION); these take the next word as their value. */
 const GREP_VALUED = /^(-[efABCm]|--(max-count|max-depth|threads|context|after-context|before-context))$/;
@@ -202,6 +248,19 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
     const program = args.findIndex((w) => !known(w) || !/^-[oq]$/.test(w.text));
     return program < 0 ? [] : argvText([args[program]!], `gives git merge-index a program it runs`);
   }
+  // git-remote-ext(1): `git remote-ext REMOTE 'CMD ARGS'` runs CMD (an `ext::` URL's command) when its input asks to connect
+  if (sub === "remote-ext")
+    return argvText(
+      args.slice(1, 2).map((w) => ({ ...w, text: w.text.replace(/^ext::/, "") })),
+      from,
+    );
+  if (trust === "allow" && Object.hasOwn(SERVERS, sub)) return { unknown: SERVERS[sub]! };
+  for (const [long, why] of INPUT_WRITES[sub] ?? []) {
+    if (args.some((w) => known(w) && gitLong(w.text, long, sub))) return { unknown: why };
+    // `git fast-import $OPTS`: under a deny list, which must see every program, a word known only at run time could be it
+    const hidden = trust === "deny" ? args.find((w) => !fixed(w)) : undefined;
+    if (hidden) return { unknown: `\`${hidden.raw}\` is known only at run time and could be \`${long}\`, which ${why}` };
+  }
   const out: GitText[] = [];
   const options = COMMAND_OPTIONS[sub] ?? [];
   for (let i = 0; i < args.length; i++) {
@@ -213,10 +272,11 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
         return { unknown: `\`${w.raw}\` is known only at run time where git ${sub} reads an option that runs a command` };
       continue;
     }
-    const t = w.text;
+    const t = GETOPT_LONG.has(sub) && /^-[^-]./.test(w.text) ? `-${w.text}` : w.text;
     if (t === "--") break;
-    if (sub === "clone" && (t === "-c" || t === "--config" || t.startsWith("--config="))) {
-      const value = t.startsWith("--config=") ? { ...w, text: t.slice(9), raw: w.raw.slice(9) } : args[++i];
+    if (sub === "clone" && (t === "-c" || gitLong(t, "--config", sub))) {
+      const eq = t.indexOf("=");
+      const value = t.startsWith("--") && eq > 0 ? { ...w, text: t.slice(eq + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) } : args[++i];
       const setting = value && gitSetting(value, false, false, trust);
       if (setting && "unknown" in setting) return setting;
       if (setting) out.push(setting);
@@ -224,16 +284,20 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
     }
     for (const [long, short] of options) {
       let value: Word | string | undefined;
-      if (t === long && !OPTIONAL.has(long)) value = args[++i];
-      else if (t.startsWith(`${long}=`)) value = t.slice(long.length + 1);
-      else if (short && new RegExp(`^-[A-Za-z]*${short}`).test(t) && !t.startsWith("--")) {
+      if (t.startsWith("--") && gitLong(t, long, sub)) {
+        // `--exec CMD`, `--upload-pa=CMD`: git takes any abbreviation of a long option
+        if (t.includes("=")) value = t.slice(t.indexOf("=") + 1);
+        else if (!OPTIONAL.has(long)) value = args[++i];
+      } else if (short && new RegExp(`^-[A-Za-z]*${short}`).test(t) && !t.startsWith("--")) {
         // a cluster whose last letter takes a value: glued (`-Orm`, `-xrm`), or the next word
         const glued = t.slice(t.indexOf(short, 1) + 1);
         value = glued || (OPTIONAL.has(long) ? undefined : args[++i]);
       }
       // `difftool -x "$CMD"`: a command known only at run time could write git's or hey's own files
       if (typeof value === "object" && !fixed(value) && trust !== "allow") return RUNTIME(value.raw);
-      if (value !== undefined) out.push({ text: typeof value === "string" ? value : value.text, from });
+      if (value === undefined || (PROGRAM_ONLY.has(long) && !/^[/~]/.test(typeof value === "string" ? value : value.text))) continue;
+      out.push({ text: typeof value === "string" ? value : value.text, from });
+      break; // an abbreviation git finds ambiguous (`--t` to filter-branch) takes one value
     }
   }
   return out;

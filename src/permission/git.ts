@@ -1,6 +1,7 @@
 // How git reads its command line (SPEC §8): the options before the subcommand, as git.c's
 // handle_options reads them (git 2.17 to 2.50: exact names, no abbreviations, no clusters), which
 // subcommand runs, and whether a word could make git run a command. Pure.
+import { GIT_OPTIONS } from "./program-tables.ts";
 import { couldBegin } from "./programs.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 
@@ -177,8 +178,8 @@ function readsOutput(words: Word[], sub: number): boolean {
   const next = words[sub + 1];
   return !!next && (!known(next) || STASH_LOGS.has(next.text));
 }
-/** Subcommands whose `-o` names a file or directory they write. */
-const SHORT_OUTPUT = new Set(["format-patch", "archive"]);
+/** Subcommands whose `-o` names a file or directory they write (index-pack's index file, bugreport's and diagnose's directory). */
+const SHORT_OUTPUT = new Set(["format-patch", "archive", "bugreport", "diagnose", "index-pack"]);
 
 /**
  * The indexes among `words` (git first) of git's own options naming a file it writes, with their
@@ -216,15 +217,45 @@ export function gitOutputs(words: Word[]): number[] {
   return out;
 }
 
-/** Subcommands' options that write the new repository's config or copy a template (hooks, config) into it. */
-const CONFIG_WRITES: Record<string, RegExp> = { clone: /^(--config|--template|-c)(=|$)|^-c./, init: /^--template(=|$)/ };
+/**
+ * Whether `word` (an option as written, its `=value` too) is subcommand `sub`'s long option `long`
+ * as git's parse-options reads it: spelled out, or any abbreviation (`--upload-pa=CMD` is
+ * `--upload-pack=CMD`, `--conf` is `--config`). One git finds ambiguous counts too (git refuses
+ * it, so reading it as the option costs nothing), unless it is another option's full name that
+ * begins this one's (program-tables.ts: `--force` is not `--force-with-lease`).
+ */
+export function gitLong(word: string, long: string, sub: string): boolean {
+  const eq = word.indexOf("=");
+  const name = eq < 0 ? word : word.slice(0, eq);
+  if (name === long) return true;
+  if (name.length < 3 || !name.startsWith("--") || !long.startsWith(name)) return false;
+  const exact = (GIT_OPTIONS[sub] ?? "").split(" | ")[1]?.split(" ") ?? BEGIN_OTHERS[sub] ?? [];
+  return !exact.includes(name.slice(2));
+}
+/** Long names that begin another's name, of git's programs program-tables.ts has no table for (send-email's `--to` is not `--to-cmd`). */
+const BEGIN_OTHERS: Record<string, string[]> = { "send-email": ["to", "cc", "bcc"] };
+
+/** Subcommands' long options that write a file or directory their value names, besides `--output` (`-c`: clone's short `--config`). */
+const WRITES_AT: Record<string, string[]> = {
+  // the new repository's config, or a template (hooks, config) copied into it
+  clone: ["--config", "--template"],
+  init: ["--template"],
+  // git-fast-import(1) and git-fast-export(1): the marks file, the pack edges file
+  "fast-import": ["--export-marks", "--export-pack-edges"],
+  "fast-export": ["--export-marks"],
+  // git-credential-store(1): the credentials file it stores to
+  "credential-store": ["--file"],
+};
+/** Whether `t`, a word after subcommand `sub`, is one of its options that write where their value says (WRITES_AT). */
+const writesAt = (t: string, sub: string) => (sub === "clone" && /^-c/.test(t)) || (WRITES_AT[sub] ?? []).some((long) => gitLong(t, long, sub));
 /** git's own `-c` keys that copy a template directory (its hooks, its config) into a repository it makes. */
 const TEMPLATE_KEY = /^init\.templatedir(=|$)/i;
 
 /**
  * The indexes among `words` of options that write a repository's config or copy a template into it,
- * with their values: `git clone -c KEY=VALUE`/`--config`, `--template=DIR` (clone, init), git's own
- * `-c init.templateDir=DIR`. They count as file writes (gitOutputs): a `*` never matches them.
+ * or write a file their value names, with their values: `git clone -c KEY=VALUE`/`--config`,
+ * `--template=DIR` (clone, init), fast-import's `--export-marks=FILE` (WRITES_AT; abbreviated too),
+ * git's own `-c init.templateDir=DIR`. They count as file writes (gitOutputs): a `*` never matches them.
  */
 function gitConfigWrites(words: Word[], sub: number): number[] {
   const out: number[] = [];
@@ -233,11 +264,11 @@ function gitConfigWrites(words: Word[], sub: number): number[] {
     if ((t === "-c" || t === "--config-env") && k + 1 < sub && TEMPLATE_KEY.test(words[k + 1]!.text)) out.push(k, k + 1);
     else if (/^--config-env=/.test(t) && TEMPLATE_KEY.test(t.slice("--config-env=".length))) out.push(k);
   }
-  const writes = CONFIG_WRITES[words[sub]!.text];
-  for (let k = sub + 1; writes && k < words.length; k++) {
+  const name = words[sub]!.text;
+  for (let k = sub + 1; k < words.length; k++) {
     const t = words[k]!.text;
     if (t === "--") break;
-    if (!known(words[k]) || !writes.test(t)) continue;
+    if (!known(words[k]) || !writesAt(t, name)) continue;
     out.push(k);
     if (!/=|^-c./.test(t) && k + 1 < words.length) out.push(++k);
   }

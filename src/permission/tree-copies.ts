@@ -163,13 +163,16 @@ function copyOperands(seg: Segment): { from: Word[]; into: Word; merge: boolean;
     } else if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       const long = t.slice(2, eq < 0 ? undefined : eq);
-      if (/^(recursive|archive)$/.test(long)) recursive = true;
-      if (long === "no-target-directory") merge = true;
+      // GNU cp reads any abbreviation of a long option (getopt_long: `--recur`, `--paren`, `--target-dir=`): one that
+      // begins a name below counts as it (an ambiguous one cp refuses, so that costs nothing); rsync's popt and ditto take none
+      const is = (full: string) => long === full || (name === "cp" && long.length > 0 && full.startsWith(long));
+      if (is("recursive") || is("archive")) recursive = true;
+      if (is("no-target-directory")) merge = true;
       if (long === "keepParent") merge = false;
-      if ((name === "cp" && long === "parents") || (name === "rsync" && long === "relative")) parents = true;
+      if ((name === "cp" && is("parents")) || (name === "rsync" && long === "relative")) parents = true;
       if (name === "rsync" && long === "no-relative") parents = false;
-      const value = eq >= 0 ? { ...w, text: t.slice(eq + 1), raw: t.slice(eq + 1) } : values.long.includes(long) ? words[++k] : undefined;
-      if (long === "target-directory" && value) target = value;
+      const value = eq >= 0 ? { ...w, text: t.slice(eq + 1), raw: t.slice(eq + 1) } : values.long.some(is) ? words[++k] : undefined;
+      if (name === "cp" && is("target-directory") && value) target = value;
     } else {
       for (let j = 1; j < t.length; j++) {
         if ((name === "cp" && "rRa".includes(t[j]!)) || (name === "scp" && t[j] === "r")) recursive = true;
