@@ -15,7 +15,7 @@ import { gitDashed } from "./git.ts";
 import { asWritten } from "./git-texts.ts";
 import { controlRefusal } from "./control-refusal.ts";
 import { aliasRisk, denyMatch, equivalentHit } from "./deny.ts";
-import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern } from "./match.ts";
+import { catOfInput, harmless, isStar, namedUnseen, type Pattern } from "./match.ts";
 import { type Advice, adviceFor } from "./advice.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
