@@ -182,7 +182,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
     const beyond = patchWrites(seg) ?? splitNames(seg);
     if (beyond && "unknown" in beyond) return { word: beyond.word, how: "", unknown: beyond.unknown };
-    for (const { word: v, note } of beyond?.names ?? []) {
+    for (const { word: given, note, top } of beyond?.names ?? []) {
+      const v = top ? fromTop(given, top) : given;
+      if (v === undefined) continue;
+      if (!("text" in v)) return { word: given.raw, how: "", unknown: v.unknown };
       const how = naming(v, !makes, true, false, false, true);
       if (typeof how === "object")
         return "git" in how ? { word: v.raw, how: joinHow(note, how.git), git: true } : { word: v.raw, how: "", unknown: how.unknown };
@@ -190,6 +193,17 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     }
   }
   return undefined;
+
+  /** A path git writes from the top of the work tree the directory `top.at` leads to from where it runs (git am's), as an absolute word; undefined outside a repository (judged where it runs). */
+  function fromTop(w: Word, top: { at: string; path: string }): Word | { unknown: string } | undefined {
+    for (const d of dirs ?? []) {
+      const at = f.absolute(top.at) ?? f.join(d, top.at || ".");
+      const root = control.workTreeTop?.(f.normalize(at));
+      if (typeof root === "object") return root;
+      if (root !== undefined) return { ...w, text: f.join(root, top.path) };
+    }
+    return undefined;
+  }
 
   function naming(
     w: Word,

@@ -12,9 +12,13 @@ import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { stdinSources } from "./shell-stdin.ts";
+import { gitDirectories } from "./tree-changes.ts";
 
-/** A file a command writes that none of its words names by itself: the word to judge, and what it is, for the refusal. */
-export type Named = { word: Word; note: string };
+/**
+ * A file a command writes that none of its words names by itself: the word to judge, and what it is, for the refusal;
+ * `top`: git am's, which it writes from the top of the work tree that the directory `at` (relative to where it runs) is in, as `path`.
+ */
+export type Named = { word: Word; note: string; top?: { at: string; path: string } };
 /** What a segment writes beyond its words: those names, or why it could write anywhere. */
 export type Beyond = { names: Named[] } | { unknown: string; word: string };
 
@@ -68,7 +72,18 @@ export function patchWrites(seg: Segment): Beyond | undefined {
     const why = typeof text === "object" ? text.why : "a patch file";
     return { unknown: `\`--unsafe-paths\` lets a patch hey cannot read (${why}) write outside the work tree`, word: "--unsafe-paths" };
   }
-  return named(patchPaths(text, false), strip ?? 1, directory, `a path the patch given to git ${sub.text} writes`);
+  // git writes them from the directory its `-C`s lead to (`git -C sub apply` of `../.hey/config.toml`)
+  const { chdir } = gitDirectories(seg.words);
+  const away = chdir.find((w) => !decided(w));
+  if (away) return { unknown: "its `-C` is a directory known only at run time", word: away.raw };
+  const from = chdir.reduce((at, w) => (w.text.startsWith("/") || !at ? w.text : `${at.replace(/\/$/, "")}/${w.text}`), "");
+  const under = [from, directory].filter(Boolean).join("/") || undefined;
+  const note = `a path the patch given to git ${sub.text} writes`;
+  const found = named(patchPaths(text, false), strip ?? 1, under, note);
+  if (sub.text !== "am" || "unknown" in found) return found;
+  // git am applies from the top of the work tree, wherever in it it runs: each path judged from there too
+  const tops = named(patchPaths(text, false), strip ?? 1, directory, note);
+  return "unknown" in tops ? tops : { names: [...found.names, ...tops.names.map((n) => ({ ...n, top: { at: from, path: n.word.text } }))] };
 }
 
 /** git apply's and am's words: `-p`, `--directory`, patch files named (or `-`, stdin), `--unsafe-paths`; unknown where a value only the run knows decides where it writes. */
@@ -248,7 +263,7 @@ function named(paths: { path: string; full: boolean }[], strip: number | undefin
     for (const k of kept) {
       const rel = k.filter(Boolean).join("/");
       if (!rel) continue;
-      const text = directory ? `${directory.replace(/\/$/, "")}/${rel}` : k[0] === "" ? `/${rel}` : rel;
+      const text = k[0] === "" ? `/${rel}` : directory ? `${directory.replace(/\/$/, "")}/${rel}` : rel;
       out.set(text, { word: word(text), note });
     }
     if (out.size > MAX_PATHS) return { unknown: `the patch names more than ${MAX_PATHS} paths`, word: path };

@@ -27,10 +27,12 @@ function fixture() {
 const run = (command: string, cwd: string, home: string) =>
   Bun.spawnSync(["bash", "-c", command], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: home, npm_config_update_notifier: "false", GIT_CONFIG_NOSYSTEM: "1" },
+    env: { PATH: process.env.PATH, HOME: home, npm_config_update_notifier: "false", GIT_CONFIG_NOSYSTEM: "1", ...IDENTITY },
     stdout: "ignore",
     stderr: "ignore",
   });
+
+const IDENTITY = { GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@example.com" };
 
 const ATTACKS = [
   // #3: hey's own config, out of the work tree
@@ -39,6 +41,10 @@ const ATTACKS = [
   "git apply <<'EOF'\n--- /dev/null\n+++ b/.hey/config.toml\n@@ -0,0 +1,2 @@\n+[permission]\n+deny = []\nEOF",
   "git apply <<'EOF'\ndiff --git a/.mcp.json b/.mcp.json\nnew file mode 100644\n--- /dev/null\n+++ b/.mcp.json\n@@ -0,0 +1 @@\n+{}\nEOF",
   "patch -s -p1 <<'EOF'\n--- /dev/null\n+++ b/.hey/config.toml\n@@ -0,0 +1 @@\n+[permission]\nEOF",
+  // git am applies from the work tree's top, wherever in it it runs
+  "cd sub && git am -q <<'EOF'\nFrom: a <a@example.com>\nSubject: x\n\n---\n--- /dev/null\n+++ b/.hey/config.toml\n@@ -0,0 +1 @@\n+[permission]\nEOF",
+  // and git apply from the directory `-C` leads to
+  "git -C src apply --unsafe-paths <<'EOF'\n--- /dev/null\n+++ b/../.mcp.json\n@@ -0,0 +1 @@\n+{}\nEOF",
   // #6: a name joined from two words
   "printf '[permission]\\nallow = [\"bash\"]\\nEND\\n' > src/p && csplit -s -f ../home/.con -b 'fig/hey/config.toml%.0d' src/p 3",
   "printf 'abcdefghijklmnopqrstuvwxyz' > src/p && split -a 1 -n 26 src/p ../home/.local/state/hey/approvals.jso",
