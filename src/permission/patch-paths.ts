@@ -47,7 +47,7 @@ const PATCH_LONG = [
 /** git apply's options after which it writes no file of the work tree, and those that make it write them again. */
 const INDEX_ONLY = ["check", "stat", "numstat", "summary", "cached"];
 const WRITING = ["apply", "index"];
-const MAX_PATHS = 500; // a patch naming more than this is not read path by path
+const MAX_PATHS = 4000; // names a patch may write (patch without `-p`: two of each path) judged one by one; past them, not read
 
 const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
 
@@ -134,7 +134,7 @@ function gitOptions(words: Word[]): { strip?: number; directory?: string; files:
   return { ...(strip !== undefined ? { strip } : {}), ...(directory !== undefined ? { directory } : {}), files, unsafe, only };
 }
 
-/** GNU patch given its patch on stdin: the names it writes (`-p`/`--strip`, `-d`/`--directory`); without `-p` any number of leading directories may go. */
+/** GNU patch given its patch on stdin: the names it writes (`-p`/`--strip`, `-d`/`--directory`); without `-p`, the whole name or its last part (patch(1)). */
 function gnuPatch(seg: Segment): Beyond {
   let strip: number | undefined;
   let directory: string | undefined;
@@ -251,7 +251,7 @@ function unquote(text: string): string {
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-/** The paths as words, `strip` leading directories off each (undefined: any number), `directory` in front; unknown where one is spelled with what only the run knows. */
+/** The paths as words, `strip` leading directories off each (undefined: none, or all but the last), `directory` in front; unknown where one is spelled with what only the run knows. */
 function named(paths: { path: string; full: boolean }[], strip: number | undefined, directory: string | undefined, note: string): Beyond {
   const out = new Map<string, Named>();
   for (const { path, full } of paths) {
@@ -259,7 +259,8 @@ function named(paths: { path: string; full: boolean }[], strip: number | undefin
     if (/[$`]/.test(path)) return { unknown: "a name in the patch is known only at run time", word: path };
     const parts = path.split("/");
     // `-p N` takes N leading names off (an absolute name's first is empty): what is left is below where the patch is applied
-    const kept = full ? [parts] : strip === undefined ? parts.map((_, i) => parts.slice(i)) : [parts.slice(strip)];
+    // without `-p` GNU patch takes the name's last part, or the whole name where its directories exist
+    const kept = full ? [parts] : strip === undefined ? [parts, parts.slice(-1)] : [parts.slice(strip)];
     for (const k of kept) {
       const rel = k.filter(Boolean).join("/");
       if (!rel) continue;

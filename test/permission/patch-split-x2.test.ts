@@ -59,10 +59,11 @@ test("git apply of a heredoc patch is refused naming each control file the patch
   for (const [command, reason] of cases) expect([command, decide(check, command)]).toEqual([command, expect.stringMatching(reason)]);
 });
 
-test("GNU patch of a heredoc is refused for a control file it writes, by -p, --directory or any stripping when -p is not given (x2 #8)", () => {
+test("GNU patch of a heredoc is refused for a control file it writes, by -p, --directory, or without -p by the whole name or its last part (x2 #8)", () => {
   for (const command of [
     `patch -p1 <<'EOF'\n${diff(".hey/config.toml")}EOF`,
     `patch <<'EOF'\n--- x/y/.mcp.json\n+++ x/y/.mcp.json\n@@ -0,0 +1 @@\n+x\nEOF`,
+    `patch <<'EOF'\n--- .hey/config.toml\n+++ .hey/config.toml\n@@ -0,0 +1 @@\n+x\nEOF`,
     `patch -d src -p1 <<'EOF'\n${diff("../.hey/config.toml")}EOF`,
     `patch --strip=0 <<'EOF'\nIndex: .git/config\n--- .git/config\n+++ .git/config\n@@ -1 +1 @@\n-a\n+b\nEOF`,
   ])
