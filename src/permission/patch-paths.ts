@@ -1,7 +1,8 @@
 // The files a patch writes, when the checker can read the patch (x2 #3, #8): `git apply`, `git am`
 // and GNU `patch` given a heredoc or a here-string write the paths its `---`/`+++` lines, `diff
 // --git a/X b/Y`, `rename to`/`copy to` (and patch's `Index:`, a context diff's `***`) name, after
-// the leading directories `-p` strips and with the directory `--directory` puts in front. Those are
+// the leading directories `-p` strips and with the directory `--directory` puts in front, from
+// where `git -C` leads (git am: from the work tree's top, where it applies from any folder). Those are
 // judged as the words of the command are (control-arguments.ts): `git apply <<EOF` creating
 // `.hey/config.toml`, or with `--unsafe-paths` `../home/.config/hey/config.toml`, is refused as `cp x
 // .hey/config.toml` is. A patch the checker cannot read (a file, a pipe) under `--unsafe-paths`
@@ -22,7 +23,7 @@ export type Named = { word: Word; note: string; top?: { at: string; path: string
 /** What a segment writes beyond its words: those names, or why it could write anywhere. */
 export type Beyond = { names: Named[] } | { unknown: string; word: string };
 
-/** git apply's and am's options that take the next word as their value (long names by any prefix git takes, checked in `valued`). */
+/** git apply's and am's options that take the next word as their value (long names by any prefix git takes). */
 const GIT_VALUES = ["directory", "exclude", "include", "whitespace", "build-fake-ancestor", "patch-format", "quoted-cr", "empty", "gpg-sign"];
 /** GNU patch's options that take a value: short letters and long names. */
 const PATCH_SHORT = "BDFVYdgiopruz";
@@ -194,7 +195,7 @@ function patchText(seg: Segment): string | { why: string } | undefined {
   return { why: `\`${r.target.raw}\`` };
 }
 
-/** The paths a patch's headers name, as written (git's quoted names unquoted); `stripped` the ones `-p` does not strip (`rename to`). */
+/** The paths a patch's headers name, as written (git's quoted names unquoted); `full` for those `-p` does not strip (`rename to`, `copy from`). */
 export function patchPaths(text: string, gnu: boolean): { path: string; full: boolean }[] {
   const out: { path: string; full: boolean }[] = [];
   for (const line of text.split("\n")) {
