@@ -32,6 +32,8 @@ import { expandBraces, GIT_NAMES, globOptions, lastComponent, matchesDirectly, m
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { patchWrites } from "./patch-paths.ts";
+import { splitNames } from "./split-names.ts";
 import { treeChange } from "./tree-changes.ts";
 
 /** Programs that only read the files they name (none of their options writes one). */
@@ -93,6 +95,9 @@ function moves(seg: Segment): boolean {
   if (name === "git") return ["rm", "mv", "*"].includes(texts.find((t) => !t.startsWith("-")) ?? "") || treeChange(seg) !== undefined;
   return MOVERS.has(name) || treeChange(seg) !== undefined;
 }
+
+/** A refusal's how for a name a command makes (a patch's path, csplit's joined name): what it is, and how it names the file. */
+const joinHow = (note: string, how: string) => (how ? `${note}, ${how}` : note);
 
 const lastName = (path: string) => path.split(/[\\/]/).filter(Boolean).pop() ?? "";
 
@@ -174,8 +179,31 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         if (how !== undefined) return { word: w.raw, how };
       }
     }
+    // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
+    const beyond = patchWrites(seg) ?? splitNames(seg);
+    if (beyond && "unknown" in beyond) return { word: beyond.word, how: "", unknown: beyond.unknown };
+    for (const { word: given, note, top } of beyond?.names ?? []) {
+      const v = top ? fromTop(given, top) : given;
+      if (v === undefined) continue;
+      if (!("text" in v)) return { word: given.raw, how: "", unknown: v.unknown };
+      const how = naming(v, !makes, true, false, false, true);
+      if (typeof how === "object")
+        return "git" in how ? { word: v.raw, how: joinHow(note, how.git), git: true } : { word: v.raw, how: "", unknown: how.unknown };
+      if (how !== undefined) return { word: v.raw, how: joinHow(note, how) };
+    }
   }
   return undefined;
+
+  /** A path git writes from the top of the work tree the directory `top.at` leads to from where it runs (git am's), as an absolute word; undefined outside a repository (judged where it runs). */
+  function fromTop(w: Word, top: { at: string; path: string }): Word | { unknown: string } | undefined {
+    for (const d of dirs ?? []) {
+      const at = f.absolute(top.at) ?? f.join(d, top.at || ".");
+      const root = control.workTreeTop?.(f.normalize(at));
+      if (typeof root === "object") return root;
+      if (root !== undefined) return { ...w, text: f.join(root, top.path) };
+    }
+    return undefined;
+  }
 
   function naming(
     w: Word,

@@ -15,7 +15,7 @@ import { gitDashed } from "./git.ts";
 import { asWritten } from "./git-texts.ts";
 import { controlRefusal } from "./control-refusal.ts";
 import { aliasRisk, denyMatch, equivalentHit } from "./deny.ts";
-import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern } from "./match.ts";
+import { catOfInput, harmless, isStar, namedUnseen, type Pattern } from "./match.ts";
 import { type Advice, adviceFor } from "./advice.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
@@ -26,6 +26,7 @@ import { shellTexts } from "./shell-texts.ts";
 import { gitAllowed, gitMatches } from "./git-allow.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun, unreadOption } from "./run-scripts.ts";
+import { packageMatches } from "./moved-scripts.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
 import { type FilePattern, type FilePlace, judgeFile } from "./file-paths.ts";
@@ -276,9 +277,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   for (const seg of parsed.segments) {
     // runs no program, or one that reads no file (a builtin: `cd`, `set -e`, `x=1`; a `cat` of a heredoc); its file redirections still need a pattern
     if ((seg.inert === "builtin" || catOfInput(seg)) && seg.redirects.every(harmless)) continue;
-    // git: matched as written or with its harmless options set aside, then what it runs with the shell judged as commands of their own
+    // git: matched as written or with its harmless options set aside, then what it runs with the shell judged as commands of their own;
+    // a package manager moved to another package.json (`npm run test --prefix=src`): the scripts it runs from there (moved-scripts.ts)
     const git = gitAllowed(seg, parsed.segments);
-    const { by, judge } = git ? gitMatches(seg, git, allow) : { by: allow.filter((p) => allowMatch(seg, p)), judge: [] };
+    const { by, judge } = git ? gitMatches(seg, git, allow) : packageMatches(seg, allow, rules.control, parsed.segments);
     if (!by.length) {
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
       return unlisted(`\`${show(seg.raw)}\``, allowed, rules.file, adviceFor(seg, git, allow, show, rules.shell.bash3));

@@ -70,9 +70,9 @@ const INSTALL = new Set([
   "isntall-clean",
 ]);
 /** Options that name the directory whose package.json is read. */
-const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
+export const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
 /** Options that run the scripts of a workspace's packages (npm's `-w`/`--workspaces`, pnpm's `-r`/`--filter`/`-w` (its root), bun's `--filter`): their package.json is not the one read. */
-const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
+export const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
 /** npm's, pnpm's and bun's commands that, given `-g` and packages, install or remove them in the global prefix. */
 const GLOBAL_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "r", "uninstall", "un", "uni", "update", "up", "upgrade"]);
 /** A package spec that is a directory or file here (`npm i -g .` installs this package, running its scripts). */

@@ -20,6 +20,9 @@ export const APT_PACKAGE: Record<string, string> = {
   cargo: "cargo",
   cp: "coreutils",
   sleep: "coreutils",
+  csplit: "coreutils",
+  split: "coreutils",
+  patch: "patch",
 };
 
 /** "name — needs X (apt-get install Y)" lines of the tests skipped so far, for the summary. */
