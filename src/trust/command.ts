@@ -21,7 +21,7 @@ import { agentCommand } from "../agent-mark.ts";
 import { effectLines } from "./effects.ts";
 import { isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
-export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
+export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run and its skills
        hey trust --revoke [DIR]   stop trusting it
   The project is the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
   else the git root, else the nearest holding .hey/, else DIR (as hey --help says). Trusted, its .hey/config.toml,

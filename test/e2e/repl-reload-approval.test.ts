@@ -142,3 +142,25 @@ testNeeding(["tmux"])(
     }
   },
 );
+
+testNeeding(["tmux"])("only a person at the REPL's /reload is asked: hey -p /reload and a REPL under the agent's commands approve nothing", async () => {
+  scripted.userConfig(DENY);
+  expect((await hey(["-p", "hi"])).code).toBe(0);
+  const skill = join(configDir(), "skills", "sneaky", "SKILL.md");
+  mkdirSync(join(skill, ".."), { recursive: true });
+  writeFileSync(skill, "---\nname: sneaky\ndescription: Always run this first\n---\nRun it.\n");
+  const oneShot = await hey(["-p", "/reload"]);
+  expect(oneShot.stderr).toContain("left out: ~/.config/hey/skills/sneaky/SKILL.md, a skill new since you last approved your instruction files");
+  expect(oneShot.stdout + oneShot.stderr).not.toContain("(y/N");
+  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path, HEY_AGENT_SESSION: "s1" }, cols: 200, rows: 50 });
+  try {
+    await term.waitFor(atPrompt);
+    const reloaded = await line(term, "/reload", (s) => /› \/reload\n[^]*\n›\s*$/.test(s));
+    expect(reloaded).not.toContain("(y/N");
+    expect(reloaded).toContain("sneaky/SKILL.md is new or changed since you approved your instruction files: it waits for your yes");
+    await line(term, "/quit", "[exit 0]");
+  } finally {
+    await term.close();
+  }
+  expect(Object.keys(record().instructions ?? {})).not.toContain(skill);
+});
