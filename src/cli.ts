@@ -176,7 +176,8 @@ tool results. $CODEX_HOME and $CLAUDE_CONFIG_DIR, when set, stand for ~/.codex a
 A deeper directory's AGENTS.md comes with the first file tool result under it.
 Skills: ~/.claude/skills, ~/.agents/skills, ~/.config/hey/skills, then the project's
 .claude/skills, .agents/skills and .hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,
-keeps what start-up only warns about a warning, and tells the model what it did.
+keeps what start-up only warns about a warning, and tells the model what it did; under a list it
+asks the start's question about your new or changed skills and AGENTS.md, and a y loads them.
 MCP: [mcp.NAME] tables (also Codex's [mcp_servers.NAME] and .mcp.json's mcpServers) start
 servers (command = local, url = remote) in the background; their tools join the model's
 (tools = [...], exclude_tools = [...] choose which; a name of hey's own becomes

@@ -32,6 +32,7 @@ import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, saidYes, widenings, type ApprovalState } from "./trust/approve.ts";
 import { keepGrownTrust, leftOutNotice, reloadLeftOut, setSessionTrust } from "./trust/session.ts";
+import { askAtReload } from "./trust/instruction-yes.ts";
 import { readProjectFiles } from "./trust/store.ts";
 import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
 import { shownPath, type ShownSkills } from "./prompt/source.ts";
@@ -103,8 +104,8 @@ export interface RuntimeParts {
   endpointModels(settings: Settings, fetchImpl: typeof fetch, signal: AbortSignal): Promise<string[] | undefined>;
   /** what the user approved so far (shared with a run `/resume` builds) */
   approvals: ApprovalState;
-  /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
-  project: Pick<Places, "home" | "cwd" | "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
+  /** the project and hey's records of it: trust.json, the approvals record, the project's config files; and the user's folders of AGENTS.md and skills */
+  project: Pick<Places, "home" | "cwd" | "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson" | "configDir" | "claudeDir" | "codexDir">;
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
@@ -142,7 +143,7 @@ export interface Runtime
    * error; emits a `reload` event. A change that gives the agent more is asked about with `ask` (the
    * REPL) once the checks found it would apply (a missing MCP command is the reload's error, not a
    * question), else left out while the rest applies (a provider whose base_url is left out refuses
-   * each request, as at start-up).
+   * each request, as at start-up); so are your AGENTS.md and skills under a list (a yes loads them now).
    */
   reload(ask?: (question: string) => Promise<string | undefined>): Promise<ReloadReport>;
   /**
@@ -238,7 +239,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return { ...nothing, errors: [errorText(e)] };
     }
     const { fetchImpl: nextFetch, provider: nextProvider } = swaps;
-    const [s, yes] = [decided.settings, saidYes(next.config, decided, servers)]; // yes: the user's, recorded at once
+    // your AGENTS.md and skills new or changed since approved, asked as at the start (a person at the REPL alone has `ask`): a yes loads them below
+    const instructionsYes = await askAtReload(parts.approvals, parts.project, ask);
+    const [s, yes] = [decided.settings, instructionsYes || saidYes(next.config, decided, servers)]; // yes: the user's, recorded at once
     const known = new Set(live.config.warnings);
     return {
       errors: [],

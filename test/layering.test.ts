@@ -151,6 +151,7 @@ const EDGES = new Set([
   "trust/command.ts",
   "trust/instruction-copies.ts",
   "trust/instructions.ts",
+  "trust/instruction-yes.ts",
   "trust/session.ts",
   "trust/start.ts",
   "trust/store.ts",

@@ -70,8 +70,8 @@ export interface PromptSourceOptions extends PeerDirs {
   /**
    * the run's approvals: the user's instruction files (their AGENTS.md, a user-level skill) as
    * approved at the start and as this session wrote them; any other text of theirs is held out
-   * (trust/instructions.ts loadable: held) until the user's yes at the next interactive start — `/reload`
-   * names the skills waiting, and asks nothing; undefined: none is
+   * (trust/instructions.ts loadable: held) until the user's yes — asked at the REPL's `/reload` (which
+   * approves them before these parts read them again) or at the next interactive start; undefined: none is
    */
   approvals?: InstructionGate;
   /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
@@ -326,10 +326,10 @@ export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: 
 }
 
 /** What is said of one of the user's files changed since the start with no copy of what was approved: left out. */
-export const LEFT_OUT_CHANGED = "changed since the start and hey has no copy of what you approved: left out; the next start asks about it";
+export const LEFT_OUT_CHANGED = "changed since the start and hey has no copy of what you approved: left out; /reload or the next start asks about it";
 
 /** What is said of one of the user's files changed since the start, loaded as approved (trust/instructions.ts loadable). */
-export const KEPT_AS_APPROVED = "changed since the start: kept as you approved it; the next start asks about the new text";
+export const KEPT_AS_APPROVED = "changed since the start: kept as you approved it; /reload or the next start asks about the new text";
 
 const NOTHING = { text: "", truncated: false, encoding: "utf-8" as const };
 
@@ -342,9 +342,14 @@ function headOf(bytes: Uint8Array, max: number): ReturnType<typeof readHeadText>
 /** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */
 export const HELD_SKILL = "is new or changed since you approved your instruction files";
 
-/** Why a skill waiting for the user's yes is not loaded: hey asks at an interactive start alone, never at `/reload` (the start's question is the one place the user weighs them). */
+/**
+ * Why a skill waiting for the user's yes is not loaded: hey asks a person, at the REPL's `/reload`
+ * (trust/instruction-yes.ts askAtReload) or at an interactive start — never in a one-shot run, and
+ * never under the agent's commands, so no `hey -p /reload` or script approves it. Said after a no
+ * at /reload too, and at /skill:NAME.
+ */
 const waitingLine = (path: string) =>
-  `${path} ${HELD_SKILL}: it waits for your yes, which hey asks at its next interactive start (quit, then start \`hey\` at a terminal)`;
+  `${path} ${HELD_SKILL}: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`;
 
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;

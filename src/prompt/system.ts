@@ -82,15 +82,15 @@ export function skillGuide(g: GuideFacts): string {
   const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
   const untrusted = g.untrusted ? ` ${UNTRUSTED_GUIDE}` : "";
   // under a permission list a skill new or changed in the user's folders, or a trusted project's .hey/skills, loads at
-  // this session's /reload, and later runs leave it out (a -p run too) until the user's yes at an interactive start
-  // (trust/instructions.ts); that holds in every run mode
+  // the user's /reload once they say yes there (trust/instruction-yes.ts), and later runs leave it out (a -p run too)
+  // until that yes or one at an interactive start; that holds in every run mode
   const held = !g.writable;
   return `${skill}\n${mcp}\n${held ? HELD_LOADS : "Both load at the user's /reload or next run (a new server after their yes)."}${untrusted}`;
 }
 
 /** When the guide's skill and server load while a permission list holds the user's new skills for their yes. */
 export const HELD_LOADS =
-  "Both load at the user's /reload (a new server after their yes); later runs leave a new or changed skill out until the user approves it when hey next starts at a terminal.";
+  "Both load at the user's /reload after their yes there; later runs leave a new or changed skill out until the user approves it (at /reload, or when hey next starts at a terminal).";
 
 /** The guide's last words in a project whose files are left out for want of trust. */
 export const UNTRUSTED_GUIDE = `This project is untrusted: its ${PROJECT_FILES} do not load; ask the user to /trust it.`;

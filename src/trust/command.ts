@@ -1,6 +1,7 @@
 // `hey trust [--revoke] [DIR]` (issue 26): see and change whether a project's files load — its
 // `.hey/config.toml`, skills and `.mcp.json` — without editing trust.json. It names the project
-// (DIR's project root), what it has and what its files would run or redirect; trusting asks at a
+// (DIR's project root), what it has, what its files would run or redirect and its `.hey/skills` as
+// the start's trust question shows them (a yes approves them as shown); trusting asks at a
 // terminal, and never under the mark hey gives the agent's commands (agent-mark.ts), so a command the
 // agent runs (which has no terminal, unless it opens a pseudo-terminal) cannot trust a project by itself.
 // `--revoke` only takes away, so it asks nothing. Exit 0 done, 2 a bad command line or no
@@ -13,11 +14,14 @@ import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
+import { trustSkillsBlock } from "./instruction-approval.ts";
+import { skillsForTrust } from "./instructions.ts";
+import { recordShownSkills } from "./instruction-yes.ts";
 import { agentCommand } from "../agent-mark.ts";
 import { effectLines } from "./effects.ts";
 import { isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
-export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
+export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run and its skills
        hey trust --revoke [DIR]   stop trusting it
   The project is the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
   else the git root, else the nearest holding .hey/, else DIR (as hey --help says). Trusted, its .hey/config.toml,
@@ -100,14 +104,18 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     for (const p of problems) err.write(`hey: ${p}\n`);
     const warn = (message: string) => err.write(`hey: ${message}\n`);
     let trusted = false;
+    const approvals = readApprovalState(at.approvalsFile, warn);
     try {
-      trusted = isTrusted(at, readApprovalState(at.approvalsFile, warn).record);
+      trusted = isTrusted(at, approvals.record);
     } catch (e) {
       warn(`${at.trustFile}: ${errorText(e)}; projects count as not trusted`);
     }
     if (trusted) out.write(`${alreadyTrustedNotice(project)}\n`);
     const effects = effectLines(files);
     if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
+    const skills = skillsForTrust(approvals, at); // read once, as the files are: a yes approves them as shown
+    const block = trustSkillsBlock(skills, at.root);
+    if (block) out.write(`${block.trimStart()}\n`);
     const agent = agentCommand(process.env);
     if (agent) {
       err.write(`hey: ${agent}: run hey trust yourself\n`);
@@ -127,6 +135,7 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
       return EXIT.ok;
     }
     await trustProject(at, true, files);
+    await recordShownSkills(at.approvalsFile, skills); // as the start's trust question's yes: the next start asks no second question of them
     out.write(`${trustedNotice(project, true, resources, at.trustFile, false)}\n`);
     return EXIT.ok;
   } catch (e) {

@@ -2,7 +2,7 @@
 // a permission list is set, a user-level AGENTS.md or skill that is new or changed since the user
 // last approved it is prompt text the agent may have written — it loads in every later session of
 // every project, past the untrusted-project gate — so it waits for a yes at the next interactive
-// start, and a one-shot run leaves it out, saying so. Pure: the weighing and the words;
+// start or the REPL's `/reload` (trust/instruction-yes.ts), and a one-shot run leaves it out, saying so. Pure: the weighing and the words;
 // trust/instructions.ts reads the files and asks.
 import { basename, dirname } from "node:path";
 import { diffLines } from "diff";
@@ -185,7 +185,7 @@ export function oneFileQuestion(f: PendingInstruction, home: string): string {
  * answered yes; with how to approve it. `instead`: the user AGENTS.md read in place of a held one.
  */
 export function instructionNotices(pending: readonly PendingInstruction[], home: string, asked: boolean, instead?: string): string[] {
-  const how = asked ? "hey asks again at the next start" : "to use it, start `hey` at a terminal and answer its question";
+  const how = asked ? "hey asks again at /reload or the next start" : "to use it, start `hey` at a terminal and answer its question";
   return pending.map(
     (f) =>
       `left out: ${visible(tilde(f.path, home))}, ${f.kind === "AGENTS.md" ? "your AGENTS.md" : f.kind === "skill" ? "a skill" : "a skill of this project's .hey/skills"} ` +

@@ -56,7 +56,7 @@ export interface InstructionState {
    * (approve.ts recordApprovals); undefined: no permission list at the start, none weighed
    */
   instructions?: Record<string, string>;
-  /** those left out at the start for want of approval: out for the whole run, whatever they hold since (loadable: held) */
+  /** those left out at the start for want of approval: out until the user's yes at the REPL's `/reload` (trust/instruction-yes.ts), whatever they hold since (loadable: held) */
   held?: Record<string, string>;
   /** the bytes hashed at the start, path → bytes: what the question showed, and what the copies keep (instruction-copies.ts keepCopies) */
   texts?: Record<string, Uint8Array>;
@@ -144,7 +144,7 @@ export async function decideInstructions(
  * lines), and why a folder skill too big to hash waits. A file changed since the trust question
  * showed it is diffed against what that showed.
  */
-function withChanges(
+export function withChanges(
   state: Pick<InstructionState, "file" | "trustShown">,
   pending: readonly PendingInstruction[],
   approved: Readonly<Record<string, string>> | undefined,
@@ -211,17 +211,18 @@ function realOr(path: string): string {
 export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts" | "projectSkills"> & { file?: string };
 
 /** `at` with the project's `.hey/skills` the start weighed: the files weighed all run are those the start weighed. */
-const weighed = (state: LoadState, at: UserPlaces): UserPlaces => (state.projectSkills ? { ...at, projectSkills: state.projectSkills } : at);
+export const weighed = (state: LoadState, at: UserPlaces): UserPlaces => (state.projectSkills ? { ...at, projectSkills: state.projectSkills } : at);
 
 /**
  * What of the file at `path` may load now, or undefined when it is not weighed (no permission list
  * at the start, or not one of the user's instruction files: read it as usual). Under a list one of
- * the user's instruction files loads only as it was approved at the start, or as this session's own
- * write_file or edit left it (a skill the agent made loads at `/reload`; the next start asks about
- * it): the bytes read are the bytes hashed, so what loads is what was checked. A file changed since
- * another way — the user's editor, a command, another hey — loads as the copy of what was approved
- * (`kept`: the new text waits for the next start's question); without a copy it is held. One left
- * out at the start stays out all run, whatever it holds since.
+ * the user's instruction files loads only as it was approved — at the start, or at the REPL's
+ * `/reload` (trust/instruction-yes.ts) — or as this session's own write_file or edit left it (a
+ * skill the agent made loads at a `/reload` without `ask`; the REPL's asks about it first): the
+ * bytes read are the bytes hashed, so what loads is what was checked. A file changed since another
+ * way — the user's editor, a command, another hey — loads as the copy of what was approved (`kept`:
+ * the new text waits for the question); without a copy it is held. One left out at the start stays
+ * out, whatever it holds since, until a yes at `/reload`.
  */
 export function loadable(state: LoadState, path: string, where: UserPlaces): Loadable | undefined {
   const at = weighed(state, where);
@@ -260,8 +261,8 @@ export const instructionGate = (state: LoadState): InstructionGate => ({
  * in, just after; a file written another way — bash, another hey — is no write of this session's);
  * read_file of a skill's file (its `.md`, or any file in a folder skill) reads only what the user
  * approved: a skill that loads as it is (loadable), or a file of a folder skill whose own hash is the
- * one approved. A file new or changed since is refused, named — its text is not the user's until the
- * next start's question — and so is one that changed during the read. A user AGENTS.md is no skill:
+ * one approved. A file new or changed since is refused, named — its text is not the user's until their
+ * yes at `/reload` or the next start — and so is one that changed during the read. A user AGENTS.md is no skill:
  * the prompt weighs it, read_file reads it as any file.
  */
 export function guardingInstructions(tool: Tool, state: LoadState, places: UserPlaces): Tool {
@@ -312,7 +313,7 @@ function unreadable(state: LoadState, path: string, file: string, at: UserPlaces
       : had
         ? `${file !== path && own === undefined ? "whose folder" : ""} changed since the user approved it at the start`.trim()
         : "new or changed since the user last approved it";
-  return `blocked by permission rules: ${what}, ${since}, not by this session's write_file or edit; its text now is not approved, so it is not read — it waits for the user's yes at the next start of hey at a terminal${had && own !== "new" ? "; /skill sends the text as approved" : ""}`;
+  return `blocked by permission rules: ${what}, ${since}, not by this session's write_file or edit; its text now is not approved, so it is not read — it waits for the user's yes at their /reload or the next start of hey at a terminal${had && own !== "new" ? "; /skill sends the text as approved" : ""}`;
 }
 
 /**

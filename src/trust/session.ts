@@ -1,6 +1,7 @@
-// Trust while the REPL runs (README "Trust"): `/trust` shows what trusting would run and asks
-// before it records anything, as `hey trust` does — the agent can write `.mcp.json` and
-// `.hey/config.toml`, and a yes approves the servers they name — while `/untrust` only takes away;
+// Trust while the REPL runs (README "Trust"): `/trust` shows what trusting would run and load and
+// asks before it records anything, as `hey trust` does — the agent can write `.mcp.json`,
+// `.hey/config.toml` and `.hey/skills`, and a yes approves the servers they name and the skills as
+// shown (trust/instruction-yes.ts) — while `/untrust` only takes away;
 // and a project trusted for the session because it had nothing to guard at start, which grew in
 // it, keeps the trust its `/reload` used, so the next start does not ask again about what the user
 // approved there.
@@ -10,13 +11,18 @@ import type { Approvals } from "../config/approvals.ts";
 import { recordOnAnswer, rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
 import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice, untrustedReloadNotice } from "./policy.ts";
+import { trustSkillsBlock } from "./instruction-approval.ts";
+import { skillsForTrust } from "./instructions.ts";
+import { recordShownSkills } from "./instruction-yes.ts";
 import { movedFrom } from "../fs/work-dir.ts";
 import { gatedResources } from "../fs/root-probe.ts";
 import { isTrusted, keepWhileLost, projectKey, projectLabel, readProjectFiles, recordTrust, strayNotices, trustProject } from "./store.ts";
 
 /** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
 export interface SessionTrust {
-  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson"> & Partial<Pick<Places, "home" | "cwd">>;
+  /** the project, hey's records of it, and the user's folders (to tell a skill of the project's `.hey/skills` the question shows) */
+  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson" | "home" | "configDir" | "claudeDir" | "codexDir"> &
+    Partial<Pick<Places, "cwd">>;
   /** as runtime.ts's RuntimeParts.trust; `provisional`: as TrustOutcome's (trust/store.ts) */
   trust: { trusted: boolean; loaded: boolean; provisional: boolean; approvedOnly?: boolean };
   approvals: ApprovalState;
@@ -25,8 +31,9 @@ export interface SessionTrust {
 
 /**
  * `/trust` (true) and `/untrust` (false). Trusting a project whose files would run or redirect
- * something asks first with `ask`, listing each (none given: nothing is recorded); a yes records
- * the trust and approves the files as listed. `record`: writes the approvals record as the run
+ * something, or that has `.hey/skills`, asks first with `ask`, listing each and showing the skills
+ * as the start's trust question does (none given: nothing is recorded); a yes records the trust and
+ * approves the files as listed and the skills as shown. `record`: writes the approvals record as the run
  * uses its files (recordApprovals), at once after a yes while the record is a removed one's
  * stand-in. Returns what to tell the user; throws when the records cannot be written.
  */
@@ -54,13 +61,15 @@ async function changeTrust(
   const { root, trustFile } = parts.project;
   const { files, problems } = readProjectFiles(parts.project);
   const effects = trusted ? effectLines(files) : [];
+  const skills = trusted ? skillsForTrust(parts.approvals, parts.project) : []; // read once: a yes approves them as shown
   const [label, resources] = [projectLabel(root), gatedResources(root)];
-  if (effects.length > 0) {
+  if (effects.length > 0 || skills.length > 0) {
     for (const p of problems) parts.warn(p);
-    const typed = ask ? await ask(trustQuestion(label, resources, effects)) : undefined;
+    const typed = ask ? await ask(trustQuestion(label, resources, effects, trustSkillsBlock(skills, root))) : undefined;
     if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, trustedBefore(parts));
   }
   await trustProject(parts.project, trusted, files);
+  if (skills.length > 0) await recordShownSkills(parts.approvals.file, skills, parts.approvals); // the next /reload and start ask nothing of them
   keepWhileLost(parts.approvals, projectKey(root), trusted);
   // after a removed record the yes is the user's act, written at once as the start's trust yes is (run.ts): a
   // session quit before the model answers would else leave it in trust.json alone, and the next start asks again

@@ -18,8 +18,9 @@ import { strayTaskNotes, type Places } from "../fs/places.ts";
 import { gatedResources, realPathAt, rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
-import { namedSkills, trustSkillsBlock } from "./instruction-approval.ts";
+import { trustSkillsBlock } from "./instruction-approval.ts";
 import { skillsForTrust, type ShownSkills } from "./instructions.ts";
+import { shownSkills } from "./instruction-yes.ts";
 import {
   declinedNotice,
   strayNotice,
@@ -283,6 +284,6 @@ export async function settleTrust(opts: {
     }
   }
   if (!trusted) opts.warn(declinedNotice(resources, file, recorded));
-  const approved = trusted && skills.length ? { skills: Object.fromEntries(namedSkills(skills).map((s) => [s.path, { hash: s.hash, bytes: s.bytes }])) } : {};
+  const approved = trusted && skills.length ? { skills: shownSkills(skills) } : {};
   return { trusted, resources, stored: recorded ? trusted : stored, asked: true, provisional: false, shown, ...approved, file };
 }

@@ -55,7 +55,7 @@ export function formatSkills(l: SkillsListing): string {
         ? " [gone from its folder: /reload drops it]"
         : !loaded.has(s.name)
           ? l.awaiting?.has(s.name)
-            ? " [waiting for your yes: new or changed since you approved it; hey asks at the next start]"
+            ? " [waiting for your yes: new or changed since you approved it; /reload or the next start asks]"
             : " [not loaded yet: /reload loads it]"
           : loaded.get(s.name)!.path !== s.path
             ? ` [loaded from ${l.shown(loaded.get(s.name)!.path)}: /reload changes it]`

@@ -98,7 +98,7 @@ test("in an untrusted project, /skill:NAME of the user's own skill waiting for a
   writeFileSync(fixme, "---\nname: fixme\ndescription: New text by the agent.\n---\nNew.\n");
   const r = await hey(["-p", "/skill:fixme go"]);
   expect(r.stderr).toContain(
-    `${fixme} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start`,
+    `${fixme} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`,
   );
   expect(r.stderr).not.toContain("/trust, then /reload");
 });

@@ -53,10 +53,10 @@ test("under a permission list, AGENTS.md and a skill the agent wrote to ~/.confi
   expect(next.stderr).toContain("start `hey` at a terminal and answer its question");
   // /skills says why the skill is not loaded, and /skill:NAME too
   const listed = await hey(["-p", "/skills"]);
-  expect(listed.stdout).toContain("[waiting for your yes: new or changed since you approved it; hey asks at the next start]");
+  expect(listed.stdout).toContain("[waiting for your yes: new or changed since you approved it; /reload or the next start asks]");
   const named = await hey(["-p", "/skill:setup go"]);
   expect(named.stderr).toContain(
-    `${skill()} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start`,
+    `${skill()} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`,
   );
   // hey doctor names them as a -p run does
   expect((await hey(["doctor"])).stderr).toContain("hey doctor: left out: ~/.config/hey/AGENTS.md");
@@ -154,37 +154,6 @@ testNeeding(["tmux"])("the question shows what changed: a line the agent appende
     expect(screen).not.toContain("my rule 0");
     await term.keys("Enter");
     await term.waitFor((s) => s.trimEnd().endsWith("›"));
-    await term.type("/quit");
-    await term.keys("Enter");
-    await term.waitFor("[exit 0]");
-  } finally {
-    await term.close();
-  }
-});
-
-testNeeding(["tmux"])("at /reload a skill this session's write_file made loads; one another process wrote meanwhile waits for the next start", async () => {
-  scripted.userConfig(ALLOW_ALL);
-  expect((await hey(["-p", "hi"])).code).toBe(0); // the record written
-  const made = join(configDir(), "skills", "made", "SKILL.md");
-  const other = join(configDir(), "skills", "other", "SKILL.md");
-  scripted.calls = [["write_file", { path: made, content: "---\nname: made\ndescription: Made in this session\n---\nBody.\n" }]];
-  const term = await startTerm({ cwd: scripted.project.path, env: { HOME: scripted.home.path }, cols: 200, rows: 50 });
-  try {
-    await term.waitFor((s) => s.trimEnd().endsWith("›"));
-    await term.type("make a skill");
-    await term.keys("Enter");
-    await term.waitFor("results:");
-    mkdirSync(join(other, ".."), { recursive: true });
-    writeFileSync(other, "---\nname: other\ndescription: Written by another process\n---\nBody.\n"); // a loop, another hey
-    await term.type("/reload");
-    await term.keys("Enter");
-    await term.waitFor((s) => /› \/reload\n[^]*\n›\s*$/.test(s));
-    await term.type("/skills");
-    await term.keys("Enter");
-    // the listing's end (the /reload line above names "other" too)
-    const screen = await term.waitFor((s) => /› \/skills\n[^]*\n›\s*$/.test(s));
-    expect(screen).toMatch(/made .*Made in this session/);
-    expect(screen).toMatch(/other .*\[waiting for your yes/);
     await term.type("/quit");
     await term.keys("Enter");
     await term.waitFor("[exit 0]");

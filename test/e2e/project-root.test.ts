@@ -237,7 +237,10 @@ test("an untrusted project: /skill:NAME says why it is missing; hey trust asks o
 
   const trust = await hey(["trust"]);
   expect(trust.code).toBe(2);
-  expect(trust.stdout).toBe(`project: ${repo} (the project of ${join(repo, "sub")})\nit has .hey/skills/\n`);
+  // what it would load is shown all the same, as the trust question at a terminal shows it
+  expect(trust.stdout).toStartWith(
+    `project: ${repo} (the project of ${join(repo, "sub")})\nit has .hey/skills/\nTrusted, it would load its .hey/skills: this skill, whose text the agent follows as instructions in every session here:\n  + greet: Greet the user. Use it for greetings. (.hey/skills/greet/SKILL.md, new):\n`,
+  );
   expect(trust.stderr).toContain("hey: hey trust asks at a terminal, and stdin is not one");
   expect(existsSync(join(home.path, ".config", "hey", "trust.json"))).toBe(false);
 

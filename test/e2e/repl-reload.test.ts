@@ -83,7 +83,12 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
     "[hey: the user ran /reload; nothing changed\nwarning: not loaded: .hey/skills/ (this project is not trusted: /trust, then /reload, loads them)]",
   );
 
-  await say(term, "/trust", "is trusted now");
+  // the agent can write .hey/skills as easily as .mcp.json: /trust shows the skill, as the start's question does, and asks
+  await say(term, "/trust", "Trust this project? (y/N)");
+  expect(await flat(term)).toContain("+ greet: Greet the user. Use it for greetings. (.hey/skills/greet/SKILL.md, new):");
+  await term.type("y");
+  await term.keys("Enter");
+  await term.waitFor("is trusted now", ALL);
   expect(await flat(term)).toContain(
     `${repo} is trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")}): /reload loads its .hey/skills/.`,
   );
@@ -91,7 +96,10 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   await say(term, "/skill:greet", "not loaded yet");
   expect(await flat(term)).toContain("this project's .hey/skills/ is not loaded yet: it was trusted after they were read (/reload loads them)");
   await say(term, "/reload", "+ skill greet");
-  await say(term, "/trust", "is loaded.");
+  await say(term, "/trust", "Trust this project? (y/N)");
+  await term.type("y");
+  await term.keys("Enter");
+  await term.waitFor("is loaded.", ALL);
   expect(await flat(term)).toContain(`${repo} is trusted now (recorded in ${join(home.path, ".config", "hey", "trust.json")}); its .hey/skills/ is loaded.`);
   await say(term, "hello", "ok");
   const loaded = model.requests.at(-1)!;

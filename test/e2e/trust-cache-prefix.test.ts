@@ -148,7 +148,7 @@ test("under a permission list the guide says a new skill of the user's waits for
   const first = systemOf(sent[0]!);
   for (const r of sent) expect(systemOf(r)).toBe(first);
   expect(first).toContain(
-    "Both load at the user's /reload (a new server after their yes); later runs leave a new or changed skill out until the user approves it when hey next starts at a terminal.",
+    "Both load at the user's /reload after their yes there; later runs leave a new or changed skill out until the user approves it (at /reload, or when hey next starts at a terminal).",
   );
   expect(first).not.toContain("or next run");
 });

@@ -66,7 +66,7 @@ test("held files stay out whatever they hold since; a file another process write
   expect(source.system()).not.toContain("skill.example");
   expect(source.skills().map((s) => s.name)).toEqual(["tidy"]);
   expect(source.unloadedSkill("setup")).toBe(
-    `${setup} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start (quit, then start \`hey\` at a terminal)`,
+    `${setup} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`,
   );
 
   // rewritten by something else (a loop the agent left running, another hey): still out
@@ -105,7 +105,7 @@ test('/reload names each skill waiting for the user\'s yes, one line each, inste
   const report = await reloadAll(async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never }), source.reloadables);
   const lines = formatReload(report).split("\n");
   expect(lines.filter((l) => l.includes("fixme"))).toEqual([
-    `hey: ${fixme.replace(dir.path, "~")} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at its next interactive start (quit, then start \`hey\` at a terminal)`,
+    `hey: ${fixme.replace(dir.path, "~")} is new or changed since you approved your instruction files: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`,
   ]);
   expect(lines.at(-1)).toBe("reloaded: nothing changed");
 });

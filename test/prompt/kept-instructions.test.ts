@@ -74,7 +74,7 @@ test("your own edit of an approved AGENTS.md and skill mid-session: /reload keep
   expect(source.system()).not.toContain("prefer rebase");
   expect(source.skills().map((s) => s.name)).toEqual(["deploy"]);
   const said = JSON.stringify(report);
-  expect(said).toContain("AGENTS.md changed since the start: kept as you approved it; the next start asks about the new text");
+  expect(said).toContain("AGENTS.md changed since the start: kept as you approved it; /reload or the next start asks about the new text");
   expect(said).toContain("SKILL.md changed since the start: kept as you approved it");
   expect(said).not.toContain("- AGENTS.md");
 });

@@ -134,7 +134,7 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
   test("with a permission list a new skill in the user's folders, or a trusted project's .hey/skills, is said to wait for the user's yes in later runs (x167 #2)", () => {
     const mine = { skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml", writable: false };
     const held =
-      "Both load at the user's /reload (a new server after their yes); later runs leave a new or changed skill out until the user approves it when hey next starts at a terminal.";
+      "Both load at the user's /reload after their yes there; later runs leave a new or changed skill out until the user approves it (at /reload, or when hey next starts at a terminal).";
     expect(skillGuide(mine).split("\n")[2]).toBe(held);
     expect(skillGuide({ ...mine, untrusted: true }).split("\n")[2]).toStartWith(`${held} This project is untrusted:`);
     expect(skillGuide({ ...mine, writable: true })).toEndWith("Both load at the user's /reload or next run (a new server after their yes).");

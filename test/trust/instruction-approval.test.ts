@@ -53,7 +53,7 @@ test("a one-shot run's line names the file and how to approve it; after a no at 
   expect(line).toBe(
     "left out: ~/.config/hey/skills/setup.md, a skill changed since you last approved your instruction files (the agent may have written it, and every session would read it); to use it, start `hey` at a terminal and answer its question",
   );
-  expect(instructionNotices([{ ...skill, was: "new" }], HOME, true)[0]).toEndWith("hey asks again at the next start");
+  expect(instructionNotices([{ ...skill, was: "new" }], HOME, true)[0]).toEndWith("hey asks again at /reload or the next start");
 });
 
 test("the record keeps the hashes and reads them back; a record without them (an older hey's) reads as none recorded, and one with a wrong shape is refused", () => {

@@ -29,6 +29,10 @@ beforeEach(() => {
       approvalsFile: join(tmp.path, "state", "approvals.json"),
       projectConfig: join(root, ".hey", "config.toml"),
       projectMcpJson: join(root, ".mcp.json"),
+      home: join(tmp.path, "home"),
+      configDir: join(tmp.path, "home", ".config", "hey"),
+      claudeDir: join(tmp.path, "home", ".claude"),
+      codexDir: join(tmp.path, "home", ".codex"),
     },
     trust: { trusted: false, loaded: false, provisional: false },
     approvals: { record: undefined, file: join(tmp.path, "state", "approvals.json") },
@@ -72,16 +76,38 @@ describe("/trust", () => {
     expect(parts.trust).toEqual({ trusted: true, loaded: false, provisional: false, approvedOnly: false });
   });
 
-  test("nothing that would run (skills only): recorded at once, as before; /untrust never asks", async () => {
-    mkdirSync(join(root, ".hey", "skills", "greet"), { recursive: true });
-    writeFileSync(join(root, ".hey", "skills", "greet", "SKILL.md"), "---\nname: greet\ndescription: x\n---\n");
+  test("skills only: /trust shows them as the start's trust question does, and its yes approves them as shown, so no second question follows; /untrust never asks", async () => {
+    await updateApprovals(parts.approvals.file, (a) => ({ ...a, instructions: {} })); // a run under a permission list wrote the record
+    parts.approvals.instructions = {}; // and this session weighs the user's instruction files
+    const skill = join(root, ".hey", "skills", "greet", "SKILL.md");
+    mkdirSync(join(skill, ".."), { recursive: true });
+    writeFileSync(skill, "---\nname: greet\ndescription: Greets the team\n---\nSay hello to everyone.\n");
+    const asked: string[] = [];
+    expect(await setSessionTrust(parts, true, async (q) => (asked.push(q), "n"))).toContain("nothing recorded");
+    expect(readApprovals(parts.approvals.file)?.instructions).toEqual({}); // a no approves no skill
+    expect(await setSessionTrust(parts, true, async (q) => (asked.push(q), "y"))).toBe(
+      `${root} is trusted now (recorded in ${parts.project.trustFile}): /reload loads its .hey/skills/.`,
+    );
+    expect(asked[1]).toContain("Trusted, it would load its .hey/skills: this skill, whose text the agent follows as instructions in every session here:");
+    expect(asked[1]).toContain("+ greet: Greets the team (.hey/skills/greet/SKILL.md, new):\n");
+    expect(asked[1]).toContain("Say hello to everyone.");
+    const hash = readApprovals(parts.approvals.file)?.instructions?.[skill];
+    expect(hash).toBeDefined(); // recorded as the start's yes records it: the next start asks nothing of it
+    expect(parts.approvals.instructions?.[skill]).toBe(hash!); // and this session's /reload loads it asking nothing
     const ask = async () => {
       throw new Error("asked");
     };
-    expect(await setSessionTrust(parts, true, ask)).toBe(`${root} is trusted now (recorded in ${parts.project.trustFile}): /reload loads its .hey/skills/.`);
     writeFileSync(join(root, ".mcp.json"), server("sneaky"));
     expect(await setSessionTrust(parts, false, ask)).toStartWith(`${root} is not trusted now`);
     expect(trustedIn()).toBe(false);
+  });
+
+  test("skills only, in a record that keeps none of your instruction files (no permission list yet): a yes trusts the project and records no skill", async () => {
+    await updateApprovals(parts.approvals.file, (a) => a);
+    mkdirSync(join(root, ".hey", "skills"), { recursive: true });
+    writeFileSync(join(root, ".hey", "skills", "greet.md"), "---\nname: greet\ndescription: x\n---\n");
+    expect(await setSessionTrust(parts, true, async () => "y")).toContain("is trusted now");
+    expect(readApprovals(parts.approvals.file)?.instructions).toBeUndefined(); // else every other file of yours would count as new
   });
 
   test("already trusted: a no keeps the trust and approves nothing new", async () => {
