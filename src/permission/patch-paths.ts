@@ -13,7 +13,7 @@ import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { stdinSources } from "./shell-stdin.ts";
-import { gitDirectories } from "./tree-changes.ts";
+import { gitDirectories } from "./git-targets.ts";
 
 /**
  * A file a command writes that none of its words names by itself: the word to judge, and what it is, for the refusal;
