@@ -62,7 +62,8 @@ test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp l
   const t0 = performance.now();
   const before = await hey(["-p", "greet Ana", "--output", "json"]);
   expect(before.code).toBe(0);
-  expect(m.times[0]! - t0).toBeLessThan(3_000);
+  // not the 20 s wait: half of it, since hey's own start took over 3 s under load (a 3 s bound failed 1 run in 6)
+  expect(m.times[0]! - t0).toBeLessThan(10_000);
   expect(toolNames(m.requests[0]!)).not.toContain("greet");
   expect(resultOf(before.stdout)).toBe("no greet tool");
   expect(mcpEvents(before.stdout)).toEqual([{ type: "mcp", server: "demo", state: "auth_required", error: "it answers HTTP 401 without one" }]);

@@ -216,8 +216,13 @@ test(
     await t.waitFor("w0 w1");
     await t.type("next question");
     await t.keysRead();
-    rest.open(); // the turn ends as the Enter goes: it is read before the end or after it, as on a loaded machine
-    await t.keys("Enter");
+    // the turn ends as the Enter goes: it is read before the end or just after it, as on a loaded machine. Sent by a tmux
+    // client started before, not after the end: starting one under load took longer than HELD_BREAK_MS, and then
+    // the Enter came well after the end, a send (the retries, as CI saw)
+    const enter = await t.keysReady("Enter");
+    const sent = enter.send();
+    rest.open();
+    await sent;
     await t.keysRead();
     // a sent line would show the provider's failure (no answer is queued): the prompt with the line, or that
     const shown = await t.waitFor((s) => lastLine(s) === "› next question" || s.includes("retrying"));
@@ -307,7 +312,8 @@ test(
     server.enqueue(answer("# Plan\n\nUse **care** with `rm` here.\n\n- first step\n- second step\n\n```sh\nls -la\n```\n"));
     await t.type("plan");
     await t.keys("Enter");
-    const screen = await t.waitFor("• second step");
+    // the whole answer, the turn ended: "• second step" can be on screen before the fenced code is
+    const screen = await t.waitFor((s) => s.includes("• second step") && lastLine(s) === "›");
     expect(screen).toContain("\nPlan\n");
     expect(screen).toContain("Use care with rm here.");
     expect(screen).toContain("• first step");

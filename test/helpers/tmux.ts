@@ -39,6 +39,13 @@ export interface Term {
    * waits on this, else the turn may end before they are read (Linux: FIONREAD on the pane's tty).
    */
   keysRead(): Promise<void>;
+  /**
+   * `names` (as keys() takes them) ready to go: a tmux client is attached now, and `send()` hands it the
+   * keys with a write, not a new process, so they reach the program as the test's next step happens. For a
+   * test that means keys to land together with something else (a turn's end): starting tmux for them
+   * can take a second on a loaded machine. `send()` resolves once tmux has sent them.
+   */
+  keysReady(...names: string[]): Promise<{ send(): Promise<void> }>;
   /** hey's process id (the child of the pane's shell) */
   heyPid(): Promise<number>;
   /** with `record`: what the pane's programs wrote so far, escape sequences and all */
@@ -171,6 +178,32 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     async keysRead() {
       const tty = (await tmux("display-message", "-p", ...target, "#{pane_tty}")).trim(); // also a round trip: tmux has written the keys sent before it
       await until(() => unreadInput(tty) === 0, "hey to read the keys typed");
+    },
+    async keysReady(...names) {
+      // control mode (-C): commands on stdin, each answered by a %end or %error line on stdout
+      const client = Bun.spawn(["tmux", "-u", "-S", socket.path, "-f", conf, "-C", "attach-session", "-t", "t"], {
+        env,
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "ignore",
+      });
+      let said = "";
+      const reading = (async () => {
+        for await (const chunk of client.stdout.pipeThrough(new TextDecoderStream())) said += chunk;
+      })();
+      const answered = (n: number) => (said.match(/^%(end|error) /gm) ?? []).length >= n;
+      await until(() => answered(1), "tmux's control client to attach"); // attach-session's own answer
+      return {
+        async send() {
+          const quoted = names.map((n) => `'${n.replace(/'/g, "'\\''")}'`).join(" ");
+          client.stdin.write(`send-keys ${target.join(" ")} ${quoted}\n`);
+          client.stdin.flush();
+          await until(() => answered(2), "tmux to send the keys");
+          if (/^%error /m.test(said)) throw new Error(`tmux send-keys ${names.join(" ")} failed: ${said}`);
+          client.stdin.end();
+          await Promise.all([client.exited, reading]);
+        },
+      };
     },
     async heyPid() {
       const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}")).trim());
