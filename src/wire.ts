@@ -268,7 +268,7 @@ export async function assemble(
     secrets,
   };
   // `/clear` and `/resume` keep the servers running (a browser's page, a database session stay): what they report comes here once built
-  const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
+  const servers = start.mcp ?? mcpManager(here, run, start, own, ports, oneShot);
   const mcp = servers.manager;
   mcp.resume(loadedIn(resumed?.messages ?? [], own)); // a session's own tools loaded from find_tools: `hey -c` offers the same list
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
@@ -365,7 +365,7 @@ export async function assemble(
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts): Servers {
+function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts, oneShot: boolean): Servers {
   const { env } = start;
   const { settings } = start.config;
   const roots = projectRoots(here, realTarget); // none where the project root holds hey's own files (mcp/answers.ts)
@@ -386,7 +386,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
-      report: (e) => (servers.ports.emit(e), run.output === "text" || e.state !== "connected") && start.notice(eventLine(e)), // JSON: failures on stderr too
+      report: (e) => (servers.ports.emit(e), e.state !== "connected" || (run.output === "text" && !start.command)) && start.notice(eventLine(e, oneShot)), // JSON: failures on stderr too; `hey mcp`'s listing says which connected
       warn: (m) => start.notice(`hey: ${m}`),
       notice: (message) => void (run.output === "text" || servers.ports.emit({ type: "notice", message })), // a terminal shows find_tools' answer
       refused: (name, origin) => servers.ports.refused(name, origin),
