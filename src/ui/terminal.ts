@@ -365,7 +365,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           else if (event.kind === "interrupted") infoLine(visible(event.message), DIM);
           else infoLine(`error: ${visible(event.message)}`, RED);
           const hint = opts.hint?.(event);
-          if (hint) write(info, hint + "\n");
+          if (hint) write(info, wrapColumns(hint, info.columns?.() ?? 0, width) + "\n"); // the setup help: at spaces, never mid-word
           break;
         }
         case "done":
