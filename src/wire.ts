@@ -155,9 +155,9 @@ export async function assemble(
           existing: resumed,
         }),
   ); // a quit mid-call writes that call's result: the user stopped it (sessions/quit-calls.ts)
-  const hint = failureHelp(here, env, () => answering(runtime.settings, agent.settings.model)); // a fallback's failure: its own provider's help
-  const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
-  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
+  const inUse = () => answering(runtime.settings, agent.settings.model); // a fallback's too: its failure gets its own provider's help, its silence names its host
+  const [hint, asShown] = [failureHelp(here, env, inUse), (text: string) => redactedForm(text, redaction)]; // asShown: a file's text as a tool result shows it, secrets hidden
+  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { ...settings.retry, cwd, home, hint, asShown, inUse }) : undefined;
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint), { emit: (e) => void (ended ||= e.type === "done") }]);
   if (!terminal) noticeEvent = (message) => void (ended || display.emit({ type: "notice", message }));
