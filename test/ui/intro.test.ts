@@ -81,8 +81,19 @@ test("a question whose turn stopped in its tools (interrupted, hey ended) says h
 });
 
 test("the line of a turn stopped in its tools is word-wrapped to the terminal, under its own indent, each row dim: never cut mid-word", () => {
-  const called: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"sleep 30; echo finished"}' }] };
-  const stopped: Message = { id: "r1", role: "tool", toolCallId: "c1", isError: true, content: [{ type: "text", text: "interrupted: hey stopped before this call finished" }] };
+  const called: Message = {
+    id: "a1",
+    role: "assistant",
+    content: [],
+    toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"sleep 30; echo finished"}' }],
+  };
+  const stopped: Message = {
+    id: "r1",
+    role: "tool",
+    toolCallId: "c1",
+    isError: true,
+    content: [{ type: "text", text: "interrupted: hey stopped before this call finished" }],
+  };
   const history = [userMessage("wait"), called, stopped];
   const narrow = { ...format(false), columns: 60 };
   const rows = lastExchange(history, "› ", narrow).trimEnd().split("\n").slice(1);
@@ -90,7 +101,10 @@ test("the line of a turn stopped in its tools is word-wrapped to the terminal, u
   for (const row of rows) expect(row.length).toBeLessThanOrEqual(60);
   expect(rows.slice(1).every((r) => r.startsWith("  ") && !r.startsWith("   "))).toBe(true);
   expect(rows.map((r) => r.trim()).join(" ")).toBe(lastExchange(history, "› ", format(false)).split("\n")[1]!.trim());
-  const dimmed = lastExchange(history, "› ", { ...narrow, color: true }).trimEnd().split("\n").slice(1);
+  const dimmed = lastExchange(history, "› ", { ...narrow, color: true })
+    .trimEnd()
+    .split("\n")
+    .slice(1);
   expect(dimmed.every((r) => r.startsWith("\x1b[2m") && r.endsWith("\x1b[0m"))).toBe(true);
 });
 
