@@ -96,10 +96,10 @@ test("a pause past the cache's lifetime between runs: the run after it rebuilds,
   summarizes = false; // the trims stand, and what they cut stays cut: no summary begins the cache anew
   plan = () => [[["read_file", { path: "huge.txt" }]], [["bash", { command: "cat huge.txt" }]], [["bash", { command: "seq 1 9000" }]]];
   await carryOn(1);
-  // the first run's requests were made ten minutes ago
+  // the first run's requests were made two hours ago: past the mock endpoint's cache lifetime (an hour)
   const dir = join(state.path, "hey", "sessions");
   const path = join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!);
-  const old = newId(Date.now() - 10 * 60_000).slice(0, 9);
+  const old = newId(Date.now() - 2 * 3_600_000).slice(0, 9);
   writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
   await carryOn(2, 2);
   const chats = model.requests.filter((r) => !summary(r));
