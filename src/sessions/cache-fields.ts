@@ -8,7 +8,7 @@ import { promptRecordOf, type PromptRecord } from "../prompt/prompt-record.ts";
  * anew ("" for none), which the requests after it held (context/held-note.ts) — the file may have changed since;
  * `history_from`: the id of the message its history began with after the first prompt (a live run's first answer, a
  * resumed run's first message loaded): the next resume loads from there (reader.ts loadSession); `system_prompt`:
- * what the system prompt was built from, on the run's first request and where it changed (prompt-record.ts).
+ * what the system prompt was built from, on the run's first request and where it changed (prompt/prompt-record.ts).
  */
 export type CacheFields = {
   fixed_hash?: string;
