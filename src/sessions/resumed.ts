@@ -4,6 +4,9 @@ import { isWithin } from "../fs/within.ts";
 import type { ConfigFlags } from "../config/settings.ts";
 import type { LoadedSession } from "./reader.ts";
 import { heyNote } from "../kernel/user-notes.ts";
+import { callPath } from "../fs/user-path.ts";
+import { CACHE_LIFETIME_MS } from "../context/cache.ts";
+import { writtenPaths } from "./open-ends.ts";
 
 /**
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
@@ -25,6 +28,20 @@ export function resumedParts(session: LoadedSession, provider: string, model: st
     ...(session.outputCaps ? { outputCaps: session.outputCaps } : {}),
     ...(session.cache ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
+  };
+}
+
+/**
+ * What a resumed session gives the system prompt (prompt/source.ts): the files its write_file and edit calls named
+ * (`home`: for their `~/…`), and, when its last request was made within the prompt cache's lifetime of `now`, what that
+ * request's system prompt was built from (`sentWith`), so the first request goes on from it (x4 #3, #4). Past the lifetime
+ * the provider's cache is gone: the prompt is built afresh, as for a session that has no record (an older hey's).
+ */
+export function promptParts(session: LoadedSession, home: string, now: number) {
+  const live = session.prompt && session.cache && now - session.cache.at <= CACHE_LIFETIME_MS;
+  return {
+    written: writtenPaths(session.messages).map((path) => callPath(path, session.header.cwd, home)),
+    ...(live ? { sentWith: session.prompt } : {}),
   };
 }
 
