@@ -110,11 +110,15 @@ test("a broken record on a line is no record", () => {
   expect(promptRecordOf("text")).toBeUndefined();
 });
 
-test("the record is sent again only within the prompt cache's lifetime of the session's last request", () => {
+test("the record is sent again only within the prompt cache's lifetime of the session's last request, the endpoint's", () => {
   const prompt = { date: "2026-12-07", guide: { skillsDir: "~/s", userConfig: "~/c", writable: true }, skills: [], hash: "x" };
   const at = 1_000_000_000;
   const session = { messages: [], header: { cwd: dir.path }, prompt, cache: { upTo: 1, at, answers: new Map() } } as unknown as LoadedSession;
-  expect(promptParts(session, dir.path, at + 60_000).sentWith).toBe(prompt);
-  expect(promptParts(session, dir.path, at + 10 * 60_000).sentWith).toBeUndefined(); // the provider's cache is gone: built afresh
-  expect(promptParts({ ...session, prompt: undefined }, dir.path, at).sentWith).toBeUndefined(); // an older hey's session
+  const claude = { provider: { protocol: "anthropic", baseUrl: "https://api.anthropic.com" }, model: "claude-sonnet-4-5" } as Parameters<typeof promptParts>[3];
+  const openai = { provider: { protocol: "openai", baseUrl: "https://api.openai.com/v1" }, model: "gpt-5.1" } as Parameters<typeof promptParts>[3];
+  expect(promptParts(session, dir.path, at + 60_000, claude).sentWith).toBe(prompt);
+  expect(promptParts(session, dir.path, at + 10 * 60_000, claude).sentWith).toBeUndefined(); // Anthropic's 5 minutes: gone, built afresh
+  expect(promptParts(session, dir.path, at + 10 * 60_000, openai).sentWith).toBe(prompt); // OpenAI keeps it longer
+  expect(promptParts(session, dir.path, at + 25 * 60 * 60_000, openai).sentWith).toBeUndefined();
+  expect(promptParts({ ...session, prompt: undefined }, dir.path, at, claude).sentWith).toBeUndefined(); // an older hey's session
 });
