@@ -255,7 +255,7 @@ export async function assemble(
     warn,
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
-    ...(resumed ? promptParts(resumed, home, Date.now(), settings) : {}), // the files it wrote; within the cache's lifetime, the prompt it was sent with
+    ...(resumed ? promptParts(resumed, home, Date.now(), settings.provider, settings.model) : {}), // the files it wrote; within the cache's lifetime, the prompt it was sent with
     approvals: instructionGate(start.approvals), // the user's AGENTS.md and skills held out, waiting for a yes (trust/instructions.ts)
   });
   const ports: McpPorts = {

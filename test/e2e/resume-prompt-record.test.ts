@@ -78,10 +78,11 @@ test("a skill written between two runs: hey -c sends the same system prompt, ext
 test("past the cache's lifetime the resumed run builds the system prompt afresh: the new skill is in its list", async () => {
   await hey(["-p", "first"]);
   writeSkill();
-  // the first run's request was made ten minutes ago: the provider's cache is gone, a rewrite costs nothing
+  // the first run's request was made two hours ago: past the hour a local endpoint's cache is taken to live
+  // (providers/cache-lifetime.ts), it is gone, and a rewrite costs nothing
   const dir = join(home.path, ".local", "state", "hey", "sessions");
   const path = join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!);
-  const old = newId(Date.now() - 10 * 60_000).slice(0, 9);
+  const old = newId(Date.now() - 2 * 60 * 60_000).slice(0, 9);
   writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
   await hey(["-c", "-p", "second"]);
 

@@ -114,11 +114,11 @@ test("the record is sent again only within the prompt cache's lifetime of the se
   const prompt = { date: "2026-12-07", guide: { skillsDir: "~/s", userConfig: "~/c", writable: true }, skills: [], hash: "x" };
   const at = 1_000_000_000;
   const session = { messages: [], header: { cwd: dir.path }, prompt, cache: { upTo: 1, at, answers: new Map() } } as unknown as LoadedSession;
-  const claude = { provider: { protocol: "anthropic", baseUrl: "https://api.anthropic.com" }, model: "claude-sonnet-4-5" } as Parameters<typeof promptParts>[3];
-  const openai = { provider: { protocol: "openai", baseUrl: "https://api.openai.com/v1" }, model: "gpt-5.1" } as Parameters<typeof promptParts>[3];
-  expect(promptParts(session, dir.path, at + 60_000, claude).sentWith).toBe(prompt);
-  expect(promptParts(session, dir.path, at + 10 * 60_000, claude).sentWith).toBeUndefined(); // Anthropic's 5 minutes: gone, built afresh
-  expect(promptParts(session, dir.path, at + 10 * 60_000, openai).sentWith).toBe(prompt); // OpenAI keeps it longer
-  expect(promptParts(session, dir.path, at + 25 * 60 * 60_000, openai).sentWith).toBeUndefined();
-  expect(promptParts({ ...session, prompt: undefined }, dir.path, at, claude).sentWith).toBeUndefined(); // an older hey's session
+  const claude = [{ protocol: "anthropic", baseUrl: "https://api.anthropic.com" }, "claude-sonnet-4-5"] as const;
+  const openai = [{ protocol: "openai", baseUrl: "https://api.openai.com/v1" }, "gpt-5.1"] as const;
+  expect(promptParts(session, dir.path, at + 60_000, ...claude).sentWith).toBe(prompt);
+  expect(promptParts(session, dir.path, at + 10 * 60_000, ...claude).sentWith).toBeUndefined(); // Anthropic's 5 minutes: gone, built afresh
+  expect(promptParts(session, dir.path, at + 10 * 60_000, ...openai).sentWith).toBe(prompt); // OpenAI keeps it longer
+  expect(promptParts(session, dir.path, at + 25 * 60 * 60_000, ...openai).sentWith).toBeUndefined();
+  expect(promptParts({ ...session, prompt: undefined }, dir.path, at, ...claude).sentWith).toBeUndefined(); // an older hey's session
 });
