@@ -163,7 +163,10 @@ function fileAbout(file: string): { size: string; first?: string } | undefined {
       const head = Buffer.alloc(Math.min(bytes, FIRST_LINE_MAX_BYTES));
       const n = bytes <= FIRST_LINE_MAX_BYTES ? readSync(fd, head, 0, head.length, 0) : 0;
       const text = n > 0 && !head.subarray(0, n).includes(0) ? head.subarray(0, n).toString("utf8") : "";
-      const line = text.split(/\r?\n/).find((l) => l.trim() !== "")?.trim();
+      const line = text
+        .split(/\r?\n/)
+        .find((l) => l.trim() !== "")
+        ?.trim();
       const first = line && (line.length > FIRST_LINE_COLUMNS ? `${line.slice(0, FIRST_LINE_COLUMNS)}…` : line);
       return { size: formatSize(bytes), ...(first ? { first } : {}) };
     } finally {

@@ -66,7 +66,12 @@ async function trustedMidSession() {
 /** The agent's write_file, as the session wires it (guardingInstructions notes what it wrote). */
 const agentWrites = () =>
   guardingInstructions(
-    { name: "write_file", description: "", parameters: {}, run: async (a: Record<string, unknown>) => (write(String(a.path), String(a.content)), { output: "ok" }) } as never,
+    {
+      name: "write_file",
+      description: "",
+      parameters: {},
+      run: async (a: Record<string, unknown>) => (write(String(a.path), String(a.content)), { output: "ok" }),
+    } as never,
     parts.approvals,
     parts.project,
   );
