@@ -3,7 +3,7 @@
 // yes at `/trust`, the agent rewrites the skill `/trust` showed; `/reload` asks about the rewrite,
 // and after a no the model is sent the text the person approved, not the agent's. In a real
 // terminal (tmux) through dist/hey against a loopback model.
-import { expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
