@@ -28,7 +28,7 @@ import {
 } from "../prompt/user-instructions.ts";
 import { readFileSync, realpathSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
-import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
+import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, folderOthers, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
   adoptedInstructionsNotice,
   approvedHashes,
@@ -163,7 +163,9 @@ export function withChanges(
         `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
         ...(same ? ["(SKILL.md as you approved it)"] : shown),
       ];
-    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, was, f.hash) : undefined, f.pythonCache);
+    // a new folder skill: a yes approves its other files too, so they are named
+    if (f.was === "new") return [...shown, ...folderOthers(f.path, f.hash)];
+    return withFolder(shown, folderChanges(state.file, f.path, was, f.hash), f.pythonCache);
   };
   return pending.map((f) => {
     const cache =
