@@ -22,7 +22,8 @@ function screenOf(written: string): string[] {
       if (csi[2] === "A") row = Math.max(0, row - n);
       if (csi[2] === "G") col = n - 1;
       if (csi[2] === "K") at().length = Math.min(at().length, col);
-      if (csi[2] === "J") rows.length = row + 1;
+      if (csi[2] === "C") col += n;
+      if (csi[2] === "J") [rows.length, at().length] = [row + 1, Math.min(at().length, col)];
       i += csi[0].length - 1;
     } else if (c === "\r") col = 0;
     else if (c === "\n") [row, col] = [row + 1, 0];
@@ -63,6 +64,7 @@ function terminal(o: { tty?: boolean; pipe?: boolean } = {}) {
     screen: () => screenOf(written.join("")),
     waiting: () => quiet !== undefined,
     stop: () => out.stopSpinner(),
+    typing: (rows: string[] | undefined) => out.typing(rows && ((cols: number) => rows.map((r) => r.slice(0, cols - 1)))),
   };
 }
 
@@ -137,4 +139,22 @@ test.each([
 test("a line the terminal already wraps gets a status when its last row leaves room, and none when it is full", () => {
   expect(wayBack(STALLED, 20, 20)).toEqual([1, 13]);
   expect(wayBack(STALLED, 16, 16)).toBeUndefined();
+});
+
+test("what the user types during the turn shows under the status at once, under the streamed text too, and goes with the status before the text goes on", () => {
+  const term = terminal();
+  term.emit(start, { type: "text_delta", text: "I am starting to " });
+  term.typing(["› run the linter"]);
+  term.quietFor(0); // no quiet wait while the user types: the status and their line come back under the text at once
+  expect(term.screen()).toEqual(["I am starting to", "⠋ working… 0s", "› run the linter"]);
+  term.typing(["queued: run the linter"]);
+  expect(term.screen()).toEqual(["I am starting to", "⠙ working… 0s", "queued: run the linter"]); // drawn again in place
+  term.emit({ type: "text_delta", text: "write it.\n" });
+  expect(term.screen().join("\n").trimEnd()).toBe("I am starting to write it."); // status and rows cleared; the text goes on where it stopped
+  term.quietFor(0);
+  expect(term.screen().slice(-2)).toEqual(["⠋ working… 0s", "queued: run the linter"]);
+  term.typing(undefined);
+  expect(term.screen().at(-1)).toBe("⠙ working… 0s"); // the rows go when there is nothing left to show
+  term.emit(done);
+  expect(term.screen().join("\n")).not.toContain("queued");
 });
