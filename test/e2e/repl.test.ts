@@ -237,6 +237,40 @@ test(
 );
 
 test(
+  "a slash command queued during a turn runs as the command when the turn ends, not as a message; a resize meanwhile draws the typed rows again at the new width",
+  async () => {
+    const t = await open();
+    const before = server.requests.length;
+    const rest = gate();
+    server.enqueue(heldAnswer("w0 w1 w2 w3", 2, rest.passed));
+    await t.type("first");
+    await t.keys("Enter");
+    await t.waitFor("w0 w1");
+    await t.type("/usage");
+    await t.keys("Enter");
+    await t.waitFor("queued: /usage");
+    const long = "please also look at the flaky network tests afterwards";
+    await t.type(long);
+    await t.waitFor(`› ${long}   Enter queues it`);
+    await t.resize(40, 24); // the rows cut to one row each at the new width, once: no copy of the old ones left on the screen
+    // the line's end in view, where the cursor is; the hint left out where it does not fit
+    const narrow = await t.waitFor((s) => s.includes("› …") && s.includes("tests afterwards") && !s.includes("Enter queues it"));
+    const rows = narrow.split("\n");
+    expect(rows.filter((r) => r.startsWith("queued: /usage"))).toHaveLength(1);
+    expect(rows.filter((r) => r.includes("afterwards") || r.includes("please also"))).toHaveLength(1);
+    expect(Math.max(...rows.map((r) => r.trimEnd().length))).toBeLessThanOrEqual(40);
+    await t.resize(100, 24);
+    await t.waitFor(`› ${long}   Enter queues it`);
+    rest.open();
+    await t.waitFor("last request:"); // /usage's own lines
+    await prompt(t, long);
+    expect(server.requests.length - before).toBe(1); // the command asked the model nothing
+    expect(await t.screen()).toContain("› /usage\nsession:");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "a multi-line paste is one message",
   async () => {
     const t = await open();
