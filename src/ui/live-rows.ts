@@ -9,12 +9,12 @@ export const LIVE_ROWS = 8;
 
 /**
  * Of `lines` live lines, how many (the last ones) are drawn in a window `height` rows high (0:
- * unknown, all of them): the height less the spinner's row, none in a window of one row. A row
- * pushed off the screen's top is in the scrollback, where the next frame cannot clear it.
+ * unknown, all of them): the height less the spinner's row and the `below` rows under it (what is typed during the turn), none
+ * in a window of one row. A row pushed off the screen's top is in the scrollback, where the next frame cannot clear it.
  */
-export function liveRowsFor(lines: number, height: number): number {
+export function liveRowsFor(lines: number, height: number, below = 0): number {
   if (height <= 0) return lines;
-  return Math.max(0, Math.min(lines, height - 1));
+  return Math.max(0, Math.min(lines, height - 1 - below));
 }
 
 /**

@@ -105,9 +105,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const running = [...calls].filter(([id]) => live.has(id)).map(([id, call]) => ({ label: call.label, lines: live.get(id)! }));
     const lines = liveLines(running, calls.size > 1, DIFF_INDENT);
     const columns = info.columns?.() || LIVE_COLUMNS; // a wrapped row would not be cleared: cut even when the width is unknown
-    // and no more rows than fit above the spinner's: a row scrolled off the screen's top could not be cleared (a copy per frame)
+    // and no more rows than fit above the spinner's (and what is typed under it): a row scrolled off the screen's top could not be cleared
     const height = info.rows?.() ?? 0;
-    const rows = lines.slice(lines.length - liveRowsFor(lines.length, height)).map((l) => cutToWidth(l, columns, width));
+    const rows = lines.slice(lines.length - liveRowsFor(lines.length, height, typing?.(columns).length)).map((l) => cutToWidth(l, columns, width));
     const block = rows.join("\n");
     info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
     liveDrawn = { cells: rows.map(cellsOf), columns, height, below: liveDrawn.below };
@@ -180,8 +180,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   const awaitQuiet = () => {
     cancelQuiet();
     if (!info.tty || finalOnly || section === undefined || spinner) return;
-    const since = now();
-    // while the user types during the turn, the status and their line come back under the text at once
+    // while the user types during the turn, the status (the wait it counted going on) and their line come back under the text at once
+    const since = typing ? spinStart : now();
     cancelQuiet = later(typing ? 0 : QUIET_MS, () => {
       const under = end.status(info.columns?.() ?? 0);
       if (under && section !== undefined && !spinner) spin(typing ? "working…" : "waiting for the model…", since, undefined, under);

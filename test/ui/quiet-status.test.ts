@@ -158,3 +158,16 @@ test("what the user types during the turn shows under the status at once, under 
   term.emit(done);
   expect(term.screen().join("\n")).not.toContain("queued");
 });
+
+test("what is typed during a running command shows under the spinner, its live lines above; each frame draws it once, and the result clears it", () => {
+  const term = terminal();
+  term.emit(start, { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"make"}' });
+  term.typing(["queued: fix it", "› and lint"]);
+  term.emit({ type: "tool_output", id: "c", lines: ["cc -c a.c", "cc -c b.c"] });
+  expect(term.screen().slice(-5)).toEqual(["    cc -c a.c", "    cc -c b.c", "⠹ running… 0s", "queued: fix it", "› and lint"]);
+  term.emit({ type: "tool_output", id: "c", lines: ["ld a.o b.o"] });
+  expect(term.screen().slice(-4)).toEqual(["    ld a.o b.o", "⠸ running… 0s", "queued: fix it", "› and lint"]);
+  expect(term.screen().join("\n")).not.toContain("cc -c");
+  term.emit({ type: "tool_result", id: "c", name: "bash", ok: true, output: "[exit code 0]" }, done);
+  expect(term.screen().join("\n")).not.toMatch(/queued|and lint|ld a\.o/);
+});
