@@ -107,7 +107,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
             hideSecrets(() => []),
           )
         : undefined;
-    if (debug) warn(`debug log: ${debug.path}`);
+    if (debug?.ok) warn(`debug log: ${debug.path}`);
     const fetchImpl = fetchFor(settings, args.run.proxy, env, debug);
     // what the connection after the sign-in says (a failure that echoes the new token) is redacted, as in a run
     return await login(server, store, fetchImpl, env, () => [...knownSecrets(settings, env, args.run.proxy), ...store.secrets()]);

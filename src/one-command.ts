@@ -10,7 +10,7 @@ import { ProviderError } from "./kernel/provider.ts";
 import type { Runtime } from "./runtime.ts";
 import type { CommandResult } from "./ui/commands.ts";
 import { doneEvent } from "./ui/json.ts";
-import { writer } from "./ui/term.ts";
+import { fitted, writer } from "./ui/term.ts";
 
 /** The command's text on stdout (an error on stderr, exit 2); `json`: a `command` event, then `done`. */
 export async function oneCommand(runtime: Runtime, here: Places, line: string, json: boolean, skillsOn: boolean): Promise<number> {
@@ -25,7 +25,7 @@ export async function oneCommand(runtime: Runtime, here: Places, line: string, j
     // a refused command ends the run with an error that says why, as any stop but `end` does (docs/json-events.md)
     if (!result.ok) runtime.output.emit({ type: "error", kind, message: result.text.replace(/^hey: /, "") });
     runtime.output.emit(doneEvent(result.ok ? "end" : "error", usageCounts(runtime.agent.usage.total)));
-  } else if (result.text) writer(result.ok ? 1 : 2).write(result.text + "\n");
+  } else if (result.text) writer(result.ok ? 1 : 2).write(`${result.fitted ? result.text : fitted(result.ok ? 1 : 2, result.text)}\n`); // as the REPL shows it
   return code;
 }
 

@@ -265,7 +265,7 @@ async function debugLog(verbose: boolean, here: Places, secrets: () => readonly 
   }
   const { openDebugLog } = await import("./net/debug-log.ts");
   const log = openDebugLog(here.logsDir, hideSecrets(secrets));
-  warn(`debug log: ${log.path}`);
+  if (log.ok) warn(`debug log: ${log.path}`); // not when it cannot be written: that was said
   return log;
 }
 

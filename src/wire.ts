@@ -155,9 +155,9 @@ export async function assemble(
           existing: resumed,
         }),
   ); // a quit mid-call writes that call's result: the user stopped it (sessions/quit-calls.ts)
-  const hint = failureHelp(here, env, () => answering(runtime.settings, agent.settings.model)); // a fallback's failure: its own provider's help
-  const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
-  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
+  const inUse = () => answering(runtime.settings, agent.settings.model); // a fallback's too: its failure gets its own provider's help, its silence names its host
+  const [hint, asShown] = [failureHelp(here, env, inUse), (text: string) => redactedForm(text, redaction)]; // asShown: a file's text as a tool result shows it, secrets hidden
+  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { ...settings.retry, cwd, home, hint, asShown, inUse }) : undefined;
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint), { emit: (e) => void (ended ||= e.type === "done") }]);
   if (!terminal) noticeEvent = (message) => void (ended || display.emit({ type: "notice", message }));
@@ -268,7 +268,7 @@ export async function assemble(
     secrets,
   };
   // `/clear` and `/resume` keep the servers running (a browser's page, a database session stay): what they report comes here once built
-  const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
+  const servers = start.mcp ?? mcpManager(here, run, start, own, ports, oneShot);
   const mcp = servers.manager;
   mcp.resume(loadedIn(resumed?.messages ?? [], own)); // a session's own tools loaded from find_tools: `hey -c` offers the same list
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
@@ -365,7 +365,7 @@ export async function assemble(
  * The MCP servers of the run (SPEC §14), connecting in the background. The SDK's client is loaded
  * only when a server is started; remote servers go through the run's (proxied) fetch.
  */
-function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts): Servers {
+function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts, oneShot: boolean): Servers {
   const { env } = start;
   const { settings } = start.config;
   const roots = projectRoots(here, realTarget); // none where the project root holds hey's own files (mcp/answers.ts)
@@ -386,7 +386,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
-      report: (e) => (servers.ports.emit(e), run.output === "text" || e.state !== "connected") && start.notice(eventLine(e)), // JSON: failures on stderr too
+      report: (e) => (servers.ports.emit(e), e.state !== "connected" || (run.output === "text" && !start.command)) && start.notice(eventLine(e, oneShot)), // JSON: failures on stderr too; `hey mcp`'s listing says which connected
       warn: (m) => start.notice(`hey: ${m}`),
       notice: (message) => void (run.output === "text" || servers.ports.emit({ type: "notice", message })), // a terminal shows find_tools' answer
       refused: (name, origin) => servers.ports.refused(name, origin),

@@ -269,7 +269,7 @@ export const PROVIDER_KEYS = {
   },
   cache_control: {
     kind: "boolean",
-    doc: "chat completions: `true` marks Anthropic's prompt-cache breakpoints (`cache_control` on the system prompt and the last turns), for a gateway in front of Claude that passes them on; `false` sends none (default: `true` on openrouter.ai for `anthropic/…` models only; an endpoint that refuses them gets the request again without them)",
+    doc: "chat completions: `true` marks Anthropic's prompt-cache breakpoints (`cache_control` on the system prompt and the last turns), for a gateway in front of Claude that passes them on, whose cache hey then takes to live Anthropic's 5 minutes; `false` sends none (default: `true` on openrouter.ai for `anthropic/…` models only; an endpoint that refuses them gets the request again without them)",
   },
   prompt_cache_key: {
     kind: "boolean",

@@ -3,10 +3,16 @@
 // handles) costs a cache miss for everything after it. These pure functions tell when the cache is
 // broken anyway (rewrites then cost nothing extra) and when a rewrite pays for itself. Pure.
 import type { Message, Protocol } from "../kernel/ir.ts";
+import type { Provider } from "../kernel/provider.ts";
+import { ANTHROPIC_CACHE_MS, DEFAULT_CACHE_MS } from "../providers/cache-lifetime.ts";
 import type { ContextView } from "./view.ts";
 
-/** How long a provider keeps a prefix (Anthropic's default lifetime; OpenAI keeps them 5–10 minutes). */
-export const CACHE_LIFETIME_MS = 5 * 60_000;
+/**
+ * How long `provider` keeps a prefix it cached, in milliseconds: its endpoint's (Provider.cacheLifetimeMs,
+ * providers/cache-lifetime.ts), else its protocol's — an embedder's provider may not say.
+ */
+export const cacheLifetime = (provider: Pick<Provider, "protocol" | "cacheLifetimeMs">): number =>
+  provider.cacheLifetimeMs ?? (provider.protocol === "anthropic" ? ANTHROPIC_CACHE_MS : DEFAULT_CACHE_MS);
 /** Later requests a rewrite is expected to save on: about the length of one agent run. */
 export const REWRITE_HORIZON = 10;
 

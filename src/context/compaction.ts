@@ -5,7 +5,7 @@
 // fallback. The agent calls `prepare` before every model request.
 import type { Message, ToolSpec, Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
-import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix, unchangedThrough, fullAt } from "./cache.ts";
+import { cacheLifetime, cachePrices, rewritePays, sharedPrefix, unchangedThrough, fullAt } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { heldText, holdNote, type HeldNote } from "./held-note.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
@@ -111,7 +111,7 @@ export interface PrepareDeps {
   system(sent?: readonly Message[]): string;
   /** `.hey/task.md` as it is now when it is `history`'s (context/task-note.ts sessionNote), or undefined */
   taskNote(history: readonly Message[]): string | undefined;
-  /** milliseconds since the epoch: a prefix older than the cache lifetime is gone anyway */
+  /** milliseconds since the epoch: a prefix older than the provider's cache lifetime (cache.ts cacheLifetime) is gone anyway */
   now(): number;
 }
 
@@ -292,7 +292,11 @@ export function chooseView(
   const upTo = state.rewriteUpTo;
   const view = upTo === undefined ? undefined : build(upTo);
   const broken =
-    !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
+    !view ||
+    !sent ||
+    sent.fixed !== fixed ||
+    now - sent.at > cacheLifetime(deps.provider) ||
+    sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
   if (!view || broken) {
     // the prefix is rebuilt: the task note as the file is now comes with it (held-note.ts)
     const rebuilt = build(history.length, true);

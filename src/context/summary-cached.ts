@@ -10,7 +10,7 @@
 // Pure.
 import { parseArguments, type Message } from "../kernel/ir.ts";
 import type { ModelRequest, Provider } from "../kernel/provider.ts";
-import { CACHE_LIFETIME_MS } from "./cache.ts";
+import { cacheLifetime } from "./cache.ts";
 import { SUMMARY_ID } from "./passes.ts";
 import type { SummaryRange } from "./summary-range.ts";
 
@@ -36,7 +36,7 @@ const QUOTE_CHARS = 60;
 /**
  * The summary request of `range` that repeats `last` (the request the model answered last) with
  * the ask after it, and the characters it adds to it; undefined when its cache cannot serve it:
- * another provider or model now (`provider`), older than the cache's lifetime at `now`, or a range
+ * another provider or model now (`provider`), older than its cache's lifetime at `now` (cache.ts cacheLifetime), or a range
  * holding messages `last` did not send (a stretch left out before, a summary made since) or
  * results it had to cut (range.cut: the transcript reads them whole from the session).
  */
@@ -45,7 +45,7 @@ export function cachedSummaryRequest(
   range: SummaryRange,
   opts: { provider: Provider; now: number; instructions?: string | undefined },
 ): { request: ModelRequest; askChars: number } | undefined {
-  if (!last || last.by !== opts.provider || opts.now - last.at > CACHE_LIFETIME_MS || (range.cut?.size ?? 0) > 0) return undefined;
+  if (!last || last.by !== opts.provider || opts.now - last.at > cacheLifetime(opts.provider) || (range.cut?.size ?? 0) > 0) return undefined;
   const sent = last.request.messages;
   const ids = new Set(sent.map((m) => m.id));
   if (range.messages.length === 0 || range.messages.some((m) => !ids.has(m.id))) return undefined;

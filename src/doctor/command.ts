@@ -122,7 +122,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
     debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, hide);
-    warn(`debug log: ${debug.path}`);
+    if (debug.ok) warn(`debug log: ${debug.path}`);
   }
   // the report comes whole at the end; a terminal is shown what is being waited for meanwhile
   const progress = canDraw(2, env) ? progressLine(writer(2)) : undefined;

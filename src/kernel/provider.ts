@@ -98,6 +98,12 @@ export interface Provider {
    * embedder's provider without one, sent back only opaque data that names none
    */
   readonly name?: string;
+  /**
+   * how long the endpoint keeps a prompt prefix it cached, in milliseconds (providers/cache-lifetime.ts):
+   * a prefix older than this is taken as gone, so rewrites held back to keep it are made then
+   * (context/cache.ts). undefined: an embedder's provider, whose protocol's default applies
+   */
+  readonly cacheLifetimeMs?: number;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
   /**
    * the context (in tokens) the server runs the model with, when it tells (Ollama, llama-server,
@@ -108,9 +114,14 @@ export interface Provider {
   serverWindow?(): Promise<StatedWindow | undefined>;
 }
 
-/** What a wrapper of `p` (a Provider passing its stream through) keeps of it: protocol, model and name. */
-export function identityOf(p: Provider): Pick<Provider, "protocol" | "model" | "name"> {
-  return { protocol: p.protocol, model: p.model, ...(p.name === undefined ? {} : { name: p.name }) };
+/** What a wrapper of `p` (a Provider passing its stream through) keeps of it: protocol, model, name and cache lifetime. */
+export function identityOf(p: Provider): Pick<Provider, "protocol" | "model" | "name" | "cacheLifetimeMs"> {
+  return {
+    protocol: p.protocol,
+    model: p.model,
+    ...(p.name === undefined ? {} : { name: p.name }),
+    ...(p.cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs: p.cacheLifetimeMs }),
+  };
 }
 
 /** A context window the endpoint stated: its tokens, and where it said so, for the user ("Ollama's GET /api/ps"). */

@@ -25,7 +25,7 @@ import { abortable, createServer, within, type Connect, type McpServer, type Ser
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
-import { failure, notReady } from "./start-notes.ts";
+import { failedBeforeNotice, failure, notReady } from "./start-notes.ts";
 import { FIND_TOOLS } from "./deferred.ts";
 import { createDeferring } from "./deferring.ts";
 import { startSignedIn, type SignInWatch } from "./sign-in-watch.ts";
@@ -127,6 +127,9 @@ export function createMcpManager(
     for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
     for (const s of gen.servers) if (failedLast.get(s) !== undefined) failedWhen.set(s, deps.store.failedWhen(s.settings));
     if (config.onDemand) return gen;
+    // the model hears of it with every request: the user once a run (the same failure again is not said twice)
+    for (const s of gen.servers)
+      if (failedLast.get(s) !== undefined) deps.warn(failedBeforeNotice(s.settings.name, failedLast.get(s)!, failedWhen.get(s), deps.now()));
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
       gen.deferred = setTimeout(() => startDeferred(gen), CACHED_START_DELAY_MS);
@@ -150,7 +153,8 @@ export function createMcpManager(
           if (s.state === "connected") connected(s, offered(current));
           if (s.state === "auth_required") track(deps.store.forget(settings)), settings.url && deps.signIns?.refused(settings.name, settings.url, refused); // the next run does not offer tools it cannot call
           if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, failure(s))); // the next run does not wait for it, and says why
-          if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
+          const again = s.state === "failed" && failedLast.get(self) !== undefined && failedLast.get(self) === failure(s); // said at start
+          if ((s.state === "failed" && !again) || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
         listed: (tools) => {

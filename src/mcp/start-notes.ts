@@ -66,6 +66,20 @@ export function startingNotes(): (statuses: readonly ServerStatus[], changes?: r
   };
 }
 
+/** ` 4 min ago`: how long ago `at` was (nothing when unknown); `now` for tests. */
+export function agoText(at: number | undefined, now: number): string {
+  const s = at === undefined ? undefined : Math.max(0, Math.round((now - at) / 1000));
+  return s === undefined ? "" : s < 90 ? ` ${s} s ago` : s < 5400 ? ` ${Math.round(s / 60)} min ago` : ` ${Math.round(s / 3600)} h ago`;
+}
+
+/**
+ * What the user reads at the start of a run that does not wait for a server whose start failed in a
+ * recent run — the model is told so with every request (stillStarting): said once, so a script
+ * re-run sees it too, not only the run that saw it fail.
+ */
+export const failedBeforeNotice = (name: string, why: string, at: number | undefined, now: number) =>
+  `MCP server ${name} failed to start${agoText(at, now)}${why ? `: ${why}` : ""}; tried again now, this run does not wait for it`;
+
 /** Why a server failed, for the model: its error and the lines of its stderr that say why (a missing module, a refused connection). */
 export function failure(s: Pick<ServerStatus, "error" | "stderr" | "state">): string {
   const tail = stderrLines(s.stderr ?? "", 3);

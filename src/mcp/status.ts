@@ -8,16 +8,20 @@ import { sentTools } from "./heavy-tools.ts";
 import { FIND_TOOLS } from "./deferred.ts";
 import { promptUsage } from "./prompts.ts";
 import type { ServerStatus } from "./server.ts";
+import { agoText } from "./start-notes.ts";
 import { stderrLines } from "./stderr-lines.ts";
 import type { Withheld } from "./withheld.ts";
 
 /** How to sign in to `server`, from the shell and from hey's prompt. */
 export const signInHint = (server: string) => `hey mcp login ${server} (or /mcp login ${server} in hey)`;
 
-/** The line for a background event: `connected: fs (14 tools)`, `connected: gh (2 of its 40 tools offered; …)`, or a warning with why. */
-export function eventLine(e: McpEvent): string {
+/**
+ * The line for a background event: `connected: fs (14 tools)`, `connected: gh (2 of its 40 tools offered; …)`, or a warning with why.
+ * `oneShot`: a -p run, whose listing of the servers is `hey mcp` (/mcp is the interactive prompt's).
+ */
+export function eventLine(e: McpEvent, oneShot = false): string {
   if (e.state === "connected")
-    return `connected: ${e.server} (${e.offered === undefined ? plural(e.tools ?? 0, "tool") : `${e.offered} of its ${plural(e.tools ?? 0, "tool")} offered; /mcp lists them`})`;
+    return `connected: ${e.server} (${e.offered === undefined ? plural(e.tools ?? 0, "tool") : `${e.offered} of its ${plural(e.tools ?? 0, "tool")} offered; ${oneShot ? "hey mcp" : "/mcp"} lists them`})`;
   if (e.state === "failed") return `hey: MCP server ${e.server} failed, its tools are left out: ${e.error ?? "unknown error"}`;
   if (e.state === "auth_required")
     return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;
@@ -150,9 +154,7 @@ const n = (x: number) => x.toLocaleString("en-US");
 
 /** `its last start failed 4 min ago: why; tried again now (this run did not wait for it)`; `now` for tests. */
 export function failedBeforeLine(why: string, at: number | undefined, now = Date.now()): string {
-  const s = at === undefined ? undefined : Math.max(0, Math.round((now - at) / 1000));
-  const ago = s === undefined ? "" : s < 90 ? ` ${s} s ago` : s < 5400 ? ` ${Math.round(s / 60)} min ago` : ` ${Math.round(s / 3600)} h ago`;
-  return `its last start failed${ago}${why ? `: ${why}` : ""}; tried again now (this run did not wait for it)`;
+  return `its last start failed${agoText(at, now)}${why ? `: ${why}` : ""}; tried again now (this run did not wait for it)`;
 }
 /** `13 tools deferred (loaded on demand)` */
 const deferredLine = (k: number) => `${plural(k, "tool")} deferred (loaded on demand)`;

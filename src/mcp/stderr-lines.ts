@@ -7,9 +7,16 @@ const ERROR_LINE = /^\s*(?:[\w.$]*(?:Error|Exception)\b|(?:error|fatal|panic)\b\
 /** A frame of a stack trace: Node's `    at f (file:1:2)`. */
 const FRAME = /^\s+at\s/;
 
-/** At most `max` lines of `stderr` worth showing: its first error line (when the last lines miss it), then the last ones. */
+/**
+ * At most `max` lines of `stderr` worth showing: its first error line (when the last lines miss it), then the last ones.
+ * A line a carriage return rewrote (curl's progress meter, a spinner) is what a terminal would have left: the text after its last CR.
+ */
 export function stderrLines(stderr: string, max: number): string[] {
-  const lines = stderr.split("\n").filter((l) => l.trim() !== "" && !FRAME.test(l));
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.replace(/\r+$/, "")) // CRLF line ends
+    .map((l) => l.slice(l.lastIndexOf("\r") + 1))
+    .filter((l) => l.trim() !== "" && !FRAME.test(l));
   const error = lines.find((l) => ERROR_LINE.test(l));
   const tail = lines.slice(-max);
   if (error === undefined || tail.includes(error)) return tail;

@@ -20,6 +20,8 @@ const SECRET_PARAM = /^(key|api[-_]?key|token|access[-_]?token|secret|password|s
 export interface DebugLog {
   /** the file written to */
   path: string;
+  /** false once a write failed (said on stderr with the path): the path is not announced as a log */
+  readonly ok: boolean;
   /** `base` (the fetch under the proxy logic), logging each request and its response */
   wrap(base: typeof fetch): typeof fetch;
   /** retry decisions and errors, as the loop emits them */
@@ -29,7 +31,8 @@ export interface DebugLog {
 }
 
 /**
- * A log in `dir` named by the start time and pid. Nothing is written until the first line. Every
+ * A log in `dir` named by the start time and pid, created at once with a first line: the path a run
+ * announces exists even when the run makes no request (`hey --verbose -p /usage`). Every
  * line is written through `hide`, which replaces the values hey knows to be secret and values
  * shaped like credentials (issue 24): an error body that echoes the key does not keep it on disk.
  */
@@ -47,8 +50,12 @@ export function openDebugLog(dir: string, hide: (text: string) => string, now: (
     }
   };
   let counter = 0;
+  write([`hey debug log, pid ${process.pid}: the run's HTTP requests and retry decisions follow`]);
   return {
     path,
+    get ok() {
+      return !failed;
+    },
     wrap(base) {
       const logged = async (input: string | URL | Request, init?: RoutedInit): Promise<Response> => {
         const n = ++counter;

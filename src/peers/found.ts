@@ -5,7 +5,7 @@
 // in `hey doctor` every time. What hey does read of theirs (their skills folders, CLAUDE.md,
 // `.claude/CLAUDE.md`, the user's `~/.claude/CLAUDE.md`) is not said. The user's folders of theirs
 // are where those agents keep them (fs/places.ts PeerDirs: `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`).
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { lookAt, realPathAt, rootProbe } from "../fs/root-probe.ts";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead, readHeadText } from "../fs/read-head.ts";
@@ -194,16 +194,18 @@ function codexConfig(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd">): CodexFi
 
 /**
  * Where the help after a failed request points (ui/setup-help.ts setupHint): hey's user config
- * file, and the model servers the user's Claude Code `env` and Codex config name, which hey does not read.
+ * file, and the model servers the user's Claude Code `env` and Codex config name, which hey does not read;
+ * whether the approvals record exists (read at the failure: a provider added now waits for a yes only then).
  */
-export function setupPlaces(at: PeerPlaces & { userConfig: string }, env: Record<string, string | undefined>) {
+export function setupPlaces(at: PeerPlaces & { userConfig: string; approvalsFile: string }, env: Record<string, string | undefined>) {
   const user = claudeSettings(at).find((f) => f.user);
-  return { userFile: at.userConfig, home: at.home, env, elsewhere: elsewhereLine(user, codexConfig(at), env) };
+  const recorded = existsSync(at.approvalsFile);
+  return { userFile: at.userConfig, home: at.home, env, elsewhere: elsewhereLine(user, codexConfig(at), env), recorded };
 }
 
 /** The help for a failed request of a run whose provider and model `now` gives (setupHint, with setupPlaces read at the failure). */
 export function failureHelp(
-  at: PeerPlaces & { userConfig: string },
+  at: PeerPlaces & { userConfig: string; approvalsFile: string },
   env: Record<string, string | undefined>,
   now: () => { provider: ProviderSettings; model: string },
 ) {

@@ -9,6 +9,7 @@ import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
 import { fittingDocuments } from "./document-fit.ts";
 import { takesPdfs } from "./documents.ts";
+import { cacheLifetimeOf } from "./cache-lifetime.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, KEEP_ALIVE_TIMEOUTS, KEEP_ALIVES_ONLY, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
 import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
@@ -39,7 +40,8 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const sendsPdfs = opts.protocol !== "openai" || (opts.compat?.pdfs ?? takesPdfs(host));
   const made = await adapter.create({ ...adapterOptions, fetch: fetchImpl, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
-  const provider = fittingDocuments(fittingImages(made), sendsPdfs, opts.name);
+  const fitted = fittingDocuments(fittingImages(made), sendsPdfs, opts.name);
+  const provider = { ...fitted, cacheLifetimeMs: cacheLifetimeOf({ ...opts, cacheControl: opts.compat?.cacheControl }) };
   return namedFailures(
     opts.name === undefined ? provider : { ...provider, name: opts.name },
     opts.baseUrl,

@@ -11,7 +11,7 @@ import { EXIT } from "../cli.ts";
 import { places, projectRoot, type Places } from "../fs/places.ts";
 import { gatedResources, realDir } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
-import { isTty, writer } from "../ui/term.ts";
+import { fitted, isTty, writer } from "../ui/term.ts";
 import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
 import { trustSkillsBlock } from "./instruction-approval.ts";
@@ -63,6 +63,7 @@ function verbAdvice(word: string, trustFile = "trust.json"): string | undefined 
 export async function trustCommand(args: string[], here: Places, probe: Parameters<typeof projectRoot>[2]): Promise<number> {
   const out = writer(1);
   const err = writer(2);
+  const say = (line: string) => out.write(`${fitted(1, line)}\n`); // at spaces, never mid-word, at a terminal
   if (args.includes("--help") || args.includes("-h")) {
     out.write(TRUST_USAGE);
     return EXIT.ok;
@@ -92,12 +93,12 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
   const at = dir === undefined ? here : places(process.env, here.home, cwd, process.platform, projectRoot(cwd, here.home, probe));
   const project = projectLabel(at.root);
   const resources = gatedResources(at.root);
-  out.write(`project: ${project}${at.root !== cwd ? ` (the project of ${cwd})` : ""}\n`);
-  out.write(resources.length ? `it has ${resources.join(", ")}\n` : "it has no .hey/config.toml, skills or .mcp.json yet\n");
+  say(`project: ${project}${at.root !== cwd ? ` (the project of ${cwd})` : ""}`);
+  say(resources.length ? `it has ${resources.join(", ")}` : "it has no .hey/config.toml, skills or .mcp.json yet");
   try {
     if (revoke) {
       await trustProject(at, false);
-      out.write(`${trustedNotice(project, false, resources, at.trustFile, false)}\n`);
+      say(trustedNotice(project, false, resources, at.trustFile, false));
       return EXIT.ok;
     }
     const { files, problems } = readProjectFiles(at); // read once: what a yes approves is what was shown
@@ -110,7 +111,7 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     } catch (e) {
       warn(`${at.trustFile}: ${errorText(e)}; projects count as not trusted`);
     }
-    if (trusted) out.write(`${alreadyTrustedNotice(project)}\n`);
+    if (trusted) say(alreadyTrustedNotice(project));
     const effects = effectLines(files);
     if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
     const skills = skillsForTrust(approvals, at); // read once, as the files are: a yes approves them as shown
@@ -131,12 +132,12 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     const typed = await askLine("Trust this project? (y/N) ");
     if (typed === undefined) return EXIT.interrupted;
     if (readAnswer(typed) !== "yes") {
-      out.write(`${untouchedTrustNotice(project, trusted, false)}\n`);
+      say(untouchedTrustNotice(project, trusted, false));
       return EXIT.ok;
     }
     await trustProject(at, true, files);
     await recordShownSkills(at.approvalsFile, skills); // as the start's trust question's yes: the next start asks no second question of them
-    out.write(`${trustedNotice(project, true, resources, at.trustFile, false)}\n`);
+    say(trustedNotice(project, true, resources, at.trustFile, false));
     return EXIT.ok;
   } catch (e) {
     err.write(`hey: could not record it: ${errorText(e)}\n`);

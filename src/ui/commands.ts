@@ -8,7 +8,7 @@ import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
 import { abortReason } from "../kernel/tool.ts";
-import { endpointMove, type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-choices.ts";
+import { endpointMove, type ListedModels, modelList, modelName, noKeyWarning, refusedSwitch, usableModels } from "./model-choices.ts";
 import { HELP } from "./help-text.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
@@ -161,8 +161,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         const [keyless, now] = [noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was), modelName(ctx.agent)];
         return said([warning, keyless, `model: ${now}${endpointMove(ctx.providers(), was, now)}${effort}`].filter(Boolean).join("\n"));
       } catch (e) {
-        // the model is resolved as -m would resolve it: say it in this command's words
-        if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));
+        // said with the model that stays in use: nothing switched
+        if (e instanceof ConfigError) return refused(refusedSwitch(e.message, arg, modelName(ctx.agent)));
         throw e;
       }
     }

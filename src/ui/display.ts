@@ -22,7 +22,14 @@ type Env = Record<string, string | undefined>;
 export function terminalOutput(
   oneShot: boolean,
   env: Env,
-  opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"]; asShown: (text: string) => string },
+  opts: {
+    maxRetries: number;
+    cwd: string;
+    home: string;
+    hint: TerminalOptions["hint"];
+    asShown: (text: string) => string;
+    inUse?: () => { provider: { baseUrl: string } };
+  },
 ): TerminalOutput {
   const options: TerminalOptions = {
     maxRetries: opts.maxRetries,
@@ -33,6 +40,7 @@ export function terminalOutput(
       return typeof before === "string" ? opts.asShown(before) : before;
     },
     hint: opts.hint,
+    host: () => hostOf(opts.inUse?.().provider.baseUrl), // the provider answering now (a fallback's), never its credentials
     ...(oneShot ? {} : { cancelKey: "Esc" }),
   };
   // the width is read only once text streams: touching process.stdout costs start-up time
@@ -124,3 +132,6 @@ export function errorsTo(stream: Writer, hint: (e: { kind: string; message: stri
     },
   };
 }
+
+/** The host (and port) of `url`, without its credentials or path; undefined when there is none. */
+const hostOf = (url: string | undefined) => (url && URL.canParse(url) ? new URL(url).host || undefined : undefined);

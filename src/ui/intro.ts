@@ -10,7 +10,7 @@ import { typedSkillLine } from "../skills/catalog.ts";
 import { createTextStream } from "./markdown.ts";
 import { pastStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
-import { cutToWidth } from "./wrap.ts";
+import { cutToWidth, wrapColumns } from "./wrap.ts";
 
 const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
@@ -96,20 +96,20 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   const question = cap(visible((typedSkillLine(text) ?? text).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
     dim((i === 0 ? prompt : "  ") + l, format.color),
   );
-  if (!answer) return [...question, ...unanswered(messages.slice(asked + 1), format.color), ...stopped].join("\n") + "\n";
+  if (!answer) return [...question, ...unanswered(messages.slice(asked + 1), format), ...stopped].join("\n") + "\n";
   // rendered whole, then cut: a fence or a list cut off at its start would render wrong; every rendered line closes its styles
   const stream = createTextStream({ width: () => format.columns, stringWidth: format.stringWidth, markdown: format.color });
   const rendered = (stream.push(visible(textOf(answer).trim())) + stream.finish()).replace(/\n$/, "");
   const shown = cap(rendered.split("\n"), PAST_ANSWER_LINES, true).map((l) => (l.startsWith(DIM) ? l : dimRendered(l, format.color)));
   // words before calls that never got an answer after them (the terminal closed while one ran): the calls are said too
-  return [...question, ...shown, ...unanswered(messages.slice(at), format.color), ...stopped].join("\n") + "\n";
+  return [...question, ...shown, ...unanswered(messages.slice(at), format), ...stopped].join("\n") + "\n";
 }
 
 /**
  * The work after a question that got no answer yet (a turn interrupted in its tools, hey stopped
  * mid-task): how many calls were made and the last one with how it ended, dim; nothing when none was.
  */
-function unanswered(after: readonly Message[], color: boolean): string[] {
+function unanswered(after: readonly Message[], format: AnswerFormat): string[] {
   // a call the model repeated in its reply did not run: the one that ran is counted, and its result is what the tool printed
   const calls = ranCalls(after);
   const last = calls.at(-1);
@@ -117,7 +117,11 @@ function unanswered(after: readonly Message[], color: boolean): string[] {
   const many = calls.length === 1 ? "1 tool call" : `${calls.length} tool calls`;
   const result = after.find((m) => m.role === "tool" && m.toolCallId === last.id);
   const status = result ? ` ${pastStatus(last.name, !result.isError, visible(textOf(result)), last.arguments)}` : "";
-  return [dim(`  ${many}, no answer yet; the last: ${visible(toolLine(last.name, last.arguments))}${status}`, color)];
+  const line = `  ${many}, no answer yet; the last: ${visible(toolLine(last.name, last.arguments))}${status}`;
+  // at spaces, never mid-word, each row dim on its own
+  return wrapColumns(line, format.columns, format.stringWidth)
+    .split("\n")
+    .map((row) => dim(row, format.color));
 }
 
 /** What `/resume`, `/sessions` and `hey --sessions` show before the first prompt of a session another hey has open. */

@@ -38,6 +38,13 @@ export function endpointMove(providers: readonly ProviderSettings[], wasModel: s
 /** The model in use, as `-m` names it. */
 export const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
 
+/**
+ * `/model ARG` refused (an unknown model or provider, an endpoint not approved): the reason in the
+ * command's words (the model is resolved as -m would resolve it), and the model that stays in use.
+ */
+export const refusedSwitch = (message: string, arg: string, still: string) =>
+  `${message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)")}; still ${still}`;
+
 /** `/model`: the usable models, the current one marked; how to switch; the fallbacks; what is missing a key or an approval. */
 export function modelList(
   agent: Agent,

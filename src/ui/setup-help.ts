@@ -14,7 +14,8 @@ import { creditHint, lengthHint } from "./length-hint.ts";
 /**
  * What a new user with no configuration and no model server reads: the default, then three ways
  * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
- * `~/`-shortened under `home`; `elsewhere`: the model servers other agents' files name (peers/found.ts setupPlaces).
+ * `~/`-shortened under `home`; `elsewhere`: the model servers other agents' files name (peers/found.ts setupPlaces);
+ * `recorded`: an approvals record exists, so a provider added now waits for a yes (with none, the first run the model answers takes the file as it is).
  */
 export function setupText(
   userFile = "~/.config/hey/config.toml",
@@ -22,6 +23,7 @@ export function setupText(
   ollama: { baseUrl: string; urlVar?: string } = { baseUrl: OLLAMA_URL },
   env: Record<string, string | undefined> = {},
   elsewhere?: string,
+  recorded = false,
 ): string {
   const windows = /^[A-Za-z]:[\\/]/.test(userFile); // the config is a Windows path: hey runs there
   const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
@@ -34,18 +36,20 @@ export function setupText(
     windows
       ? `or set a key for a hosted model: ${keys} (PowerShell: $env:OPENAI_API_KEY = "…"; setx OPENAI_API_KEY "…" keeps it for new terminals),`
       : `or set a key for a hosted model: export ${keys},`,
-    // this run has written the approvals record: a config written from now on waits for a yes, which only the REPL asks
     // a table header needs a line of its own: the snippet is the lines to paste, as the gateway tables below are
-    `or add a provider to ${shown}, then run hey once to approve it:`,
+    `or add a provider to ${shown}${recorded ? APPROVE : ""}:`,
     "  [provider.NAME]",
     '  base_url = "https://.../v1"',
     '  api_key = "${YOUR_KEY_VAR}"  # the variable that holds its key; leave the line out for a server that takes none',
     '  models = ["MODEL"]',
     `or use any endpoint once: hey --base-url ${ollama.baseUrl} -m MODEL`,
-    ...gatewayKeys(env, shown),
+    ...gatewayKeys(env, shown, recorded),
     ...(elsewhere ? [elsewhere] : []),
   ].join("\n");
 }
+
+/** With an approvals record, a provider written now waits for a yes, which only the interactive prompt asks (`hey -p` refuses it). */
+const APPROVE = ", then start hey at a terminal and answer y to approve it";
 
 /** Services whose key variable other agents read but hey has no built-in provider for: with one set, the provider table that uses it. */
 const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string; maxTokens?: number }[] = [
@@ -66,9 +70,9 @@ const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string; 
 ];
 
 /** For each key of GATEWAYS set in `env`: that hey does not read it, and the table of `file` that would. */
-function gatewayKeys(env: Record<string, string | undefined>, file: string): string[] {
+function gatewayKeys(env: Record<string, string | undefined>, file: string, recorded: boolean): string[] {
   return GATEWAYS.filter((g) => env[g.keyVar]).flatMap((g) => [
-    `${g.keyVar} is set, but hey has no built-in provider that reads it: to use it, add to ${file} (then run hey once to approve it)`,
+    `${g.keyVar} is set, but hey has no built-in provider that reads it: to use it, add to ${file}${recorded ? APPROVE : ""}:`,
     `  [provider.${g.name}]`,
     `  base_url = "${g.baseUrl}"`,
     `  api_key = "\${${g.keyVar}}"`,
@@ -98,7 +102,7 @@ export function setupHint(
   provider: ProviderSettings,
   model: string,
   error: Failure,
-  where: { userFile?: string; home?: string; env?: Record<string, string | undefined>; elsewhere?: string | undefined } = {},
+  where: { userFile?: string; home?: string; env?: Record<string, string | undefined>; elsewhere?: string | undefined; recorded?: boolean } = {},
 ): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
   const afford = error.kind === "bad_request" ? affordableTokens(error.message) : undefined;
@@ -110,7 +114,7 @@ export function setupHint(
     // after the endpoint the give-up line names
     return `the Ollama at ${provider.baseUrl} took the request and closed it unanswered: it is running, but failed on ${model} (the Ollama server's log says why)`;
   if (provider.preset && provider.name === "ollama" && error.kind === "network")
-    return setupText(where.userFile, where.home, provider, where.env, where.elsewhere);
+    return setupText(where.userFile, where.home, provider, where.env, where.elsewhere, where.recorded);
   const notFound = error.kind === "bad_request" && /\(404\)/.test(error.message);
   // a 404 that names no model is the path's when base_url lacks its /v1, or the words are a router's ("404 page not found": Ollama, Go servers)
   const said = error.message.replace(/ — check the model name and base URL.*$/s, ""); // the server's words, without hey's own advice

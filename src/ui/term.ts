@@ -4,6 +4,7 @@
 // §22 budget. The REPL, which needs readline, uses the Node streams; one-shot runs use these.
 import { checkReader, READER_CLOSED } from "./reader-check.ts";
 import { cellWidth } from "./cell-width.ts";
+import { wrapColumns } from "./wrap.ts";
 
 type TtyWrap = { isTTY(fd: number): boolean };
 
@@ -188,3 +189,6 @@ export function codePointWidth(ch: string): number {
 
 /** The columns `text` takes on the terminal: one rule for all hey lays out, the prompt's (cell-width.ts). */
 export const terminalWidth = (text: string): number => cellWidth(text, codePointWidth);
+
+/** `text` word-wrapped to the terminal `fd` writes to, as the REPL wraps its notices (wrap.ts); as it is when that is no terminal. */
+export const fitted = (fd: 1 | 2, text: string): string => wrapColumns(text, (fd === 1 ? process.stdout : process.stderr).columns || 0, terminalWidth);

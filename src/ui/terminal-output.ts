@@ -25,6 +25,8 @@ export interface TerminalOptions {
   readBefore?(path: string): Before | undefined;
   /** what to tell the user after an error (a setup hint), if anything */
   hint?(error: { kind: string; message: string; max_tokens?: number }): string | undefined;
+  /** the host of the endpoint answering now, which the spinner names when a reply is long in coming (spinner-words.ts) */
+  host?(): string | undefined;
   /** ms clock for the spinner's elapsed seconds */
   now?(): number;
   /** runs `run` once after `ms` unless the returned function is called first (the quiet status's wait); default: a timer */

@@ -12,6 +12,7 @@ import { askedAgain, type Before, commandRest, diffColor, fitStatus, resultStatu
 import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
 import { lineEnd, QUIET_MS } from "./quiet-status.ts";
+import { spinnerWords } from "./spinner-words.ts";
 import { reflowedRow } from "./prompt-rows.ts";
 import { aheadBlock, LIVE_COLUMNS, liveLines, liveRowsFor } from "./live-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -45,6 +46,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   const now = opts.now ?? Date.now;
   const later = opts.later ?? ((ms, run) => clearTimeout.bind(null, setTimeout(run, ms).unref()));
   const end = lineEnd(width); // where the streamed text stands, for a status under it
+  const waits = spinnerWords(now, opts.host);
   // -p with stdout not a terminal: stdout gets the final answer only
   const finalOnly = answer !== info && !answer.tty;
   const textStream = (s: Stream, markdown: boolean): TextStream =>
@@ -162,11 +164,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         clearLive();
         drawLive();
       }
-      const at = now();
-      const left = until === undefined ? 0 : Math.ceil((until - at) / 1000);
-      const what =
-        left > 0 ? `${label} ${left}s` : `${until === undefined ? label : "waiting for the model…"} ${Math.floor((at - (until ?? spinStart)) / 1000)}s`;
-      const line = fitted(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${what}`); // one row: a wrapped line would not be cleared
+      const line = fitted(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${waits.words(label, spinStart, until)}`); // one row: a wrapped line would not be cleared
       const below = aheadBlock(typing?.(info.columns?.() || LIVE_COLUMNS) ?? [], width(line), liveDrawn.below, info.color);
       info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line) + below.text);
       [spinLine, liveDrawn.below] = [line, below.drawn];
@@ -255,6 +253,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       spin(running.label, running.start, running.until); // the same wait goes on: its seconds keep counting
     },
     emit(event: AgentEvent) {
+      waits.heard(event);
       switch (event.type) {
         case "turn_start":
           inTurn = true;
@@ -365,7 +364,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           else if (event.kind === "interrupted") infoLine(visible(event.message), DIM);
           else infoLine(`error: ${visible(event.message)}`, RED);
           const hint = opts.hint?.(event);
-          if (hint) write(info, hint + "\n");
+          if (hint) write(info, wrapColumns(hint, info.columns?.() ?? 0, width) + "\n"); // the setup help: at spaces, never mid-word
           break;
         }
         case "done":

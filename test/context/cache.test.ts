@@ -8,6 +8,7 @@ import { DUPLICATE_NOTE } from "../../src/context/passes.ts";
 import { effectiveBudget, hardTokens, learnWindow } from "../../src/context/window.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
+import { cacheLifetimeOf } from "../../src/providers/cache-lifetime.ts";
 import { testPolicy } from "../helpers/settings.ts";
 
 describe("rewritePays: tokens saved on later requests (read at the cached price) against the miss it causes now", () => {
@@ -82,13 +83,13 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
     { id: `r${n}`, role: "tool", toolCallId: `c${n}`, toolName: "read_file", content: [{ type: "text", text: `${path}: ${"x".repeat(size)}` }] },
   ];
   const provider: Provider = { protocol: "openai", model: "m", stream: async function* () {} };
-  const setup = () => {
+  const setup = (provider_ = provider) => {
     let clock = 1_000_000;
     const state = newCompactionState();
     const deps: PrepareDeps = {
       state,
       policy: testPolicy({ compressTool: false }),
-      provider,
+      provider: provider_,
       output: { emit: () => {} },
       tools: [],
       system: () => "system",
@@ -100,21 +101,35 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
   const signal = new AbortController().signal;
   const pruned = (messages: readonly Message[]) => messages.filter((m) => textOf(m) === DUPLICATE_NOTE).map((m) => m.id);
 
-  test("a re-read far from the tail is not pruned while the cache holds, and is at the next break (a pause past its lifetime)", async () => {
-    const { deps, advance } = setup();
-    const history: Message[] = [user("u"), ...read(1, "a.ts"), ...read(2, "b.ts"), ...read(3, "c.ts"), ...read(4, "d.ts"), ...read(5, "e.ts")];
-    const first = await prepare(history, deps, signal);
-    expect(pruned(first.messages)).toEqual([]);
-    history.push(...read(6, "a.ts", 4000)); // a.ts again: r1 is now a duplicate
-    advance(10_000);
-    const second = await prepare(history, deps, signal);
-    expect(pruned(second.messages)).toEqual([]); // 4k saved × 0.1 × 10 < ~20k × 0.9 re-billed
-    expect(sharedPrefix(first.messages, second.messages)).toBe(first.messages.length); // the previous request is this one's prefix
-    advance(6 * 60_000); // past the cache lifetime: the prefix is gone anyway
-    history.push(...read(7, "f.ts", 100));
-    const third = await prepare(history, deps, signal);
-    expect(pruned(third.messages)).toEqual(["r1"]);
-  });
+  // (protocol, base URL) as createProvider gives the lifetime; the pauses: 7 minutes, 2 hours, 2 days
+  for (const [endpoint, protocol, baseUrl, kept] of [
+    ["Anthropic", "anthropic", "https://api.anthropic.com", [false, false, false]],
+    ["Claude through OpenRouter (cache_control marks)", "openai", "https://openrouter.ai/api/v1", [false, false, false]],
+    ["api.openai.com", "openai", "https://api.openai.com/v1", [true, true, false]],
+    ["OpenAI Responses", "responses", "https://api.openai.com/v1", [true, true, false]],
+    ["DeepSeek", "openai", "https://api.deepseek.com", [true, false, false]],
+    ["a llama.cpp server", "openai", "http://127.0.0.1:8080/v1", [true, false, false]],
+  ] as const)
+    test(`a re-read far from the tail is not pruned while ${endpoint}'s cache holds, and is at the next break (a pause past its lifetime)`, async () => {
+      const model = baseUrl.includes("openrouter") ? "anthropic/claude-sonnet-4.5" : "m";
+      const cacheLifetimeMs = cacheLifetimeOf({ protocol, baseUrl, model });
+      for (const [i, pause] of [7 * 60_000, 2 * 3_600_000, 48 * 3_600_000].entries()) {
+        const { deps, advance } = setup({ ...provider, protocol, model, cacheLifetimeMs });
+        const history: Message[] = [user("u"), ...read(1, "a.ts"), ...read(2, "b.ts"), ...read(3, "c.ts"), ...read(4, "d.ts"), ...read(5, "e.ts")];
+        const first = await prepare(history, deps, signal);
+        expect(pruned(first.messages)).toEqual([]);
+        history.push(...read(6, "a.ts", 4000)); // a.ts again: r1 is now a duplicate
+        advance(10_000);
+        const second = await prepare(history, deps, signal);
+        expect(pruned(second.messages)).toEqual([]); // 4k saved × 0.1 × 10 < ~20k × 0.9 re-billed
+        expect(sharedPrefix(first.messages, second.messages)).toBe(first.messages.length); // the previous request is this one's prefix
+        advance(pause); // within the endpoint's cache lifetime the prefix is kept; past it, it is gone anyway
+        history.push(...read(7, "f.ts", 100));
+        const third = await prepare(history, deps, signal);
+        expect(pruned(third.messages)).toEqual(kept[i] ? [] : ["r1"]); // before: pruned after 5 minutes on every endpoint
+        if (kept[i]) expect(sharedPrefix(second.messages, third.messages)).toBe(second.messages.length);
+      }
+    });
 
   test("a changed system prompt is a break too; a rewrite near the tail that pays is made at once", async () => {
     const { deps } = setup();

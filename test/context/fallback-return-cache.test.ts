@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createAgent, type Fallback } from "../../src/agent.ts";
 import { newId, type Message } from "../../src/kernel/ir.ts";
+import { ANTHROPIC_CACHE_MS } from "../../src/providers/cache-lifetime.ts";
 import { fanOut } from "../../src/kernel/output.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
@@ -43,8 +44,9 @@ const expectPrefix = (first: readonly Message[], last: readonly Message[]) => ex
 
 /** model-a, with model-b as its fallback (none with `alone`), writing session `id` (as wire.ts names the model each run) */
 function run(a: Turn[], b: Turn[], id: string, resumed = false, tools = [readSmall], alone = false) {
-  const primary = fakeProvider(a, { model: "model-a" });
-  const fallback = fakeProvider(b, { model: "model-b" });
+  // endpoints whose caches live 5 minutes (Anthropic's): the pauses below are past it
+  const primary = fakeProvider(a, { model: "model-a", cacheLifetimeMs: ANTHROPIC_CACHE_MS });
+  const fallback = fakeProvider(b, { model: "model-b", cacheLifetimeMs: ANTHROPIC_CACHE_MS });
   const session = createSessionWriter({ dir: dir.path, id, cwd: dir.path, version: "0", warn: () => {}, existing: resumed });
   session.model("fake", "model-a");
   const agent = createAgent({

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createAgent } from "../../src/agent.ts";
 import { emptyUsage, newId, type Message } from "../../src/kernel/ir.ts";
+import { ANTHROPIC_CACHE_MS } from "../../src/providers/cache-lifetime.ts";
 import { fanOut, type Output } from "../../src/kernel/output.ts";
 import { ProviderError, type Provider } from "../../src/kernel/provider.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
@@ -52,7 +53,7 @@ const escInRetryWait: Output = { emit: (e) => void (e.type === "retry" && esc())
 
 /** A run of hey on model-a writing session `id` (going on with it when `resumed`); `provider` stands in for the scripted one. */
 function run(script: Turn[], id: string, opts: { resumed?: boolean; provider?: (fake: Provider) => Provider } = {}) {
-  const fake = fakeProvider(script, { model: "model-a" });
+  const fake = fakeProvider(script, { model: "model-a", cacheLifetimeMs: ANTHROPIC_CACHE_MS }); // its cache lives 5 minutes (Anthropic's): the pauses below are past it
   const session = createSessionWriter({ dir: dir.path, id, cwd: dir.path, version: "0", warn: () => {}, existing: opts.resumed === true });
   session.model("fake", "model-a");
   const agent = createAgent({

@@ -83,7 +83,7 @@ function session(fresh: boolean) {
             };
           }),
         );
-        clock += n % 50 === 0 ? 10 * 60_000 : 3_000;
+        clock += n % 50 === 0 ? 2 * 3_600_000 : 3_000; // now and then a pause past the cache's lifetime (an hour: an OpenAI-style endpoint's)
         const p = await prepare(view(), deps, signal);
         answered(deps.state);
         out.push(JSON.stringify(p.messages) + (p.note ?? ""));

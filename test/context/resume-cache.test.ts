@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createAgent } from "../../src/agent.ts";
 import { newId, type Message } from "../../src/kernel/ir.ts";
 import { fanOut } from "../../src/kernel/output.ts";
+import { ANTHROPIC_CACHE_MS } from "../../src/providers/cache-lifetime.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { resumedParts } from "../../src/sessions/resumed.ts";
@@ -27,8 +28,9 @@ const readSmall = {
 };
 const failing = { name: "fails", description: "fails", parameters: {}, run: async () => ({ output: "no such file", isError: true }) };
 
-function agent(script: Turn[], sessionId: string, resumed?: ReturnType<typeof loadSession>) {
-  const provider = fakeProvider(script);
+/** `cacheLifetimeMs`: the endpoint's prompt-cache lifetime (Provider.cacheLifetimeMs); default an OpenAI-style endpoint's */
+function agent(script: Turn[], sessionId: string, resumed?: ReturnType<typeof loadSession>, cacheLifetimeMs?: number) {
+  const provider = fakeProvider(script, cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs });
   const session = createSessionWriter({ dir: dir.path, id: sessionId, cwd: dir.path, version: "0", warn: () => {}, existing: resumed !== undefined });
   const settings = defaultSettingsForTest();
   const a = createAgent({
@@ -69,20 +71,28 @@ test("the first request after hey -c repeats the last one before it: a deferred 
   expect(first.slice(0, last.length).map(same)).toEqual(last.map(same));
 });
 
-test("after a pause past the cache's lifetime the resume rewrites what was deferred: the cache is gone anyway", async () => {
-  const id = newId();
-  const script: Turn[] = [...Array.from({ length: 5 }, () => ({ toolCalls: [{ name: "read_small", arguments: { path: "a.ts" } }] })), { text: "done" }];
-  const before = agent(script, id);
-  before.session.model("fake", "fake-model");
-  await before.agent.send("look at a.ts", new AbortController().signal);
-  before.session.close();
-  expect(JSON.stringify(before.provider.requests.at(-1)!.messages)).not.toContain("[pruned: duplicate call"); // deferred
-  // the last run's requests were made ten minutes ago
-  const path = `${dir.path}/${id}.jsonl`;
-  const old = newId(Date.now() - 10 * 60_000).slice(0, 9);
-  writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
+for (const [endpoint, lifetime, rewrites] of [
+  ["an endpoint whose cache lives 5 minutes (Anthropic's)", ANTHROPIC_CACHE_MS, true],
+  ["an OpenAI-style endpoint, whose cache outlives 5 minutes", undefined, false],
+] as const)
+  test(`hey -c 20 minutes later on ${endpoint}: ${rewrites ? "the cache is gone, so the resume rewrites what was deferred" : "the resume goes on from the last request's prefix"}`, async () => {
+    const id = newId();
+    const script: Turn[] = [...Array.from({ length: 5 }, () => ({ toolCalls: [{ name: "read_small", arguments: { path: "a.ts" } }] })), { text: "done" }];
+    const before = agent(script, id, undefined, lifetime);
+    before.session.model("fake", "fake-model");
+    await before.agent.send("look at a.ts", new AbortController().signal);
+    before.session.close();
+    const last = before.provider.requests.at(-1)!.messages;
+    expect(JSON.stringify(last)).not.toContain("[pruned: duplicate call"); // deferred
+    // the last run's requests were made twenty minutes ago
+    const path = `${dir.path}/${id}.jsonl`;
+    const old = newId(Date.now() - 20 * 60_000).slice(0, 9);
+    writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
 
-  const after = agent([{ text: "ok" }], id, loadSession(path));
-  await after.agent.send("and now?", new AbortController().signal);
-  expect(JSON.stringify(after.provider.requests[0]!.messages)).toContain("[pruned: duplicate call");
-});
+    const after = agent([{ text: "ok" }], id, loadSession(path), lifetime);
+    await after.agent.send("and now?", new AbortController().signal);
+    const first = after.provider.requests[0]!.messages;
+    expect(JSON.stringify(first).includes("[pruned: duplicate call")).toBe(rewrites);
+    const same = (m: Message | undefined) => JSON.stringify(m);
+    if (!rewrites) expect(first.slice(0, last.length).map(same)).toEqual(last.map(same)); // before: rewritten after 5 minutes on every endpoint
+  });

@@ -9,6 +9,7 @@ import { compactRange } from "../../src/context/summary-request.ts";
 import type { Message } from "../../src/kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
 import { toRequest } from "../../src/providers/anthropic.ts";
+import { cacheLifetimeOf } from "../../src/providers/cache-lifetime.ts";
 import { toRequest as toChatRequest } from "../../src/providers/openai.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -174,7 +175,17 @@ test("the cached request is made only for the same provider, within the cache's 
   );
   const other: Provider = { ...by };
   expect(cachedSummaryRequest(last, range, { provider: other, now: 2_000 })).toBeUndefined(); // after /model: another cache
-  expect(cachedSummaryRequest(last, range, { provider: by, now: 1_000 + 5 * 60_000 + 1 })).toBeUndefined(); // the cache is gone
+  expect(cachedSummaryRequest(last, range, { provider: by, now: 1_000 + 5 * 60_000 + 1 })).toBeUndefined(); // Anthropic's cache is gone
+  // an OpenAI-style endpoint's cache outlives 5 minutes: 7 minutes on, the summary is still asked from it (before: a transcript at full price)
+  const openai: Provider = {
+    protocol: "openai",
+    model: "m",
+    cacheLifetimeMs: cacheLifetimeOf({ protocol: "openai", baseUrl: "https://api.openai.com/v1", model: "m" }),
+    stream: by.stream,
+  };
+  const answeredThere = { ...last, by: openai };
+  expect(cachedSummaryRequest(answeredThere, range, { provider: openai, now: 1_000 + 7 * 60_000 })?.request.messages).toEqual(sent);
+  expect(cachedSummaryRequest(answeredThere, range, { provider: openai, now: 1_000 + 25 * 3_600_000 })).toBeUndefined(); // past its 24 hours
   const unsent = { ...range, messages: [...range.messages, { id: "x", role: "user" as const, content: [] }] };
   expect(cachedSummaryRequest(last, unsent, { provider: by, now: 2_000 })).toBeUndefined(); // a message the last request did not hold
   expect(cachedSummaryRequest(last, { ...range, cut: new Set(["r2"]) }, { provider: by, now: 2_000 })).toBeUndefined(); // a result it sent cut: read whole from the session

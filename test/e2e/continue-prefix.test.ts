@@ -96,14 +96,38 @@ test("a pause past the cache's lifetime between runs: the run after it rebuilds,
   summarizes = false; // the trims stand, and what they cut stays cut: no summary begins the cache anew
   plan = () => [[["read_file", { path: "huge.txt" }]], [["bash", { command: "cat huge.txt" }]], [["bash", { command: "seq 1 9000" }]]];
   await carryOn(1);
-  // the first run's requests were made ten minutes ago
+  // the first run's requests were made two hours ago: past the mock endpoint's cache lifetime (an hour)
   const dir = join(state.path, "hey", "sessions");
   const path = join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!);
-  const old = newId(Date.now() - 10 * 60_000).slice(0, 9);
+  const old = newId(Date.now() - 2 * 3_600_000).slice(0, 9);
   writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
   await carryOn(2, 2);
   const chats = model.requests.filter((r) => !summary(r));
   const first = chats.findIndex((r) => r.messages.some((m) => textOf(m).startsWith("task number 3")));
   // before: the replay began at the pause and forgot what the requests before it had cut
   expect(rewriteAt(chats[first - 1]!, chats[first]!)).toBe(-1);
+});
+
+// x4 #2: how long the cache lives is the endpoint's. This mock is an OpenAI-style endpoint (an hour);
+// sent Anthropic's breakpoints (cache_control = true: Claude behind a gateway) it is taken for Anthropic's 5 minutes
+test.each([
+  ["an OpenAI-style endpoint: the duplicate read the last run deferred stays, and the first request extends its last one", "", false],
+  ["an endpoint sent Anthropic's cache_control marks: its cache is gone, so the first request prunes what was deferred", "cache_control = true\n", true],
+])("hey -c 20 minutes later on %s", async (_, extra, rewrites) => {
+  configure(200_000, extra);
+  writeFileSync(join(project.path, "a.txt"), `${"a small file read twice\n".repeat(80)}`);
+  // the second cat of a.txt makes the first a duplicate, too far back for pruning it to pay for the cache miss: deferred
+  plan = (n) => (n === 1 ? [[["bash", { command: "cat a.txt" }]], [["read_file", { path: "big.txt" }]], [["bash", { command: "cat a.txt" }]]] : []);
+  await carryOn(1);
+  const dir = join(state.path, "hey", "sessions");
+  const path = join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!);
+  const old = newId(Date.now() - 20 * 60_000).slice(0, 9);
+  writeFileSync(path, readFileSync(path, "utf8").replace(/("type":"usage","id":")[0-9a-z]{9}/g, `$1${old}`));
+  await carryOn(1, 2);
+  const chats = model.requests.filter((r) => !summary(r));
+  const first = chats.findIndex((r) => r.messages.some((m) => textOf(m).startsWith("task number 2")));
+  expect(JSON.stringify(chats[first - 1])).not.toContain("[pruned: duplicate call"); // the run itself deferred it
+  expect(JSON.stringify(chats[first]).includes("[pruned: duplicate call")).toBe(rewrites);
+  // before: every endpoint's cache was taken as gone after 5 minutes, and the prefix rewritten
+  if (!rewrites) expect(rewriteAt(chats[first - 1]!, chats[first]!)).toBe(-1);
 });

@@ -84,6 +84,15 @@ test("HEY_LOG=debug does the same; a failed run logs its error", async () => {
   expect(text).toContain("no retry: bad_request: request rejected (400): bad model name");
 });
 
+test("a run that makes no request (hey --verbose -p /usage) still has the file it announces: a first line names the run", async () => {
+  const state = join(work.path, "state-none");
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--verbose", "-p", "/usage"], { cwd: work.path, env: { XDG_STATE_HOME: state } });
+  expect(run.code).toBe(0);
+  const { path, text } = logOf(state); // before: announced, never created (nor its directory)
+  expect(run.stderr.split("\n").filter((l) => l.includes("debug log"))).toEqual([`hey: debug log: ${path}`]);
+  expect(text).toMatch(/^\S+ hey debug log, pid \d+: the run's HTTP requests and retry decisions follow\n$/);
+});
+
 test("off by default: no log directory, no mention", async () => {
   const state = join(work.path, "state-3");
   server.enqueue(textReply("openai", "quiet"));

@@ -119,6 +119,10 @@ test("a remote server whose start failed in the last run is not promised to the 
   const note = textOf(m.requests[1]!.messages.at(-1));
   expect(note).not.toContain("still starting");
   const why = `cannot reach 127.0.0.1:${port} (connection refused)`;
+  // the user is told too, once (before: the model alone, and a re-run script saw an empty stderr): the same failure again is not said twice
+  expect(second.stderr.replace(/ \d+ s ago:/, " N s ago:")).toBe(
+    `hey: MCP server dead failed to start N s ago: ${why}; tried again now, this run does not wait for it\n`,
+  );
   // tried again, it fails again: before or after the note is written
   expect([
     `hi\n\n[hey: MCP server dead failed to start in a recent run: ${why}; it is being tried again: do not count on its tools]`,
@@ -173,7 +177,7 @@ test("two servers with the same tool name, one's denied by its prefixed name: th
   );
   expect(run.stdout).toEndWith(" | beta: b\n");
   expect(run.stderr).not.toContain("offer a tool named");
-  expect(run.stderr).toContain("connected: alpha (0 of its 1 tool offered; /mcp lists them)\n");
+  expect(run.stderr).toContain("connected: alpha (0 of its 1 tool offered; hey mcp lists them)\n"); // -p has no /mcp
   expect(run.stderr).toContain("connected: beta (2 tools)\n");
 });
 

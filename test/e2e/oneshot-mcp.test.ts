@@ -60,6 +60,7 @@ test("hey -p /help and hey -p /usage start no MCP server; a prompt does, and /mc
   // /mcp shows the server as it is: it starts it
   const status = await hey(["-p", "/mcp"]);
   expect(status.stdout).toContain("marked: connected · 1 tool");
+  expect(status.stderr).not.toContain("connected: marked"); // the listing says it: no line after it pointing to itself
   expect(starts()).toBe(2);
 });
 

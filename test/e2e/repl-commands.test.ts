@@ -299,10 +299,11 @@ test(
   "/model checks the name: one neither configured nor listed by the endpoint is refused with the nearest; a listed one switches",
   async () => {
     const t = await open();
-    const refused = (await say(t, "/model mock-larg", "models = [...]")).replace(/\s+/g, " "); // wrapped at spaces to the width
+    const refused = (await say(t, "/model mock-larg", "still cli/mock-model")).replace(/\s+/g, " "); // wrapped at spaces to the width
     expect(refused).toContain(
       'hey: provider cli has no model "mock-larg": its models are mock-model; the endpoint lists mock-model, mock-large; did you mean mock-large?',
     );
+    expect(refused).toContain("(a model missing from both can be added to the provider's models = [...]); still cli/mock-model"); // nothing switched: said
     await say(t, "/model nosuch", 'has no model "nosuch"');
     server.enqueue(answer("Still the first."));
     await say(t, "which?", "Still the first.");

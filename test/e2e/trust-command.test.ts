@@ -18,7 +18,8 @@ afterEach(async () => {
 
 /** `hey trust` run in `project` with `home` as HOME, answered with `answer` then Enter; the screen once it exited. */
 async function heyTrust(home: string, project: string, answer: string): Promise<string> {
-  const term = await startTerm({ args: ["trust"], cwd: project, env: { HOME: home } });
+  // wide: hey trust's lines are broken at spaces to the terminal (long-messages-wrap.test.ts), and these read them as lines
+  const term = await startTerm({ args: ["trust"], cwd: project, env: { HOME: home }, cols: 250 });
   terminals.push(term);
   await term.waitFor("Trust this project? (y/N)");
   if (answer) await term.type(answer);

@@ -34,13 +34,15 @@ function pieces(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-export function fakeProvider(script: Turn[], opts: { model?: string } = {}): FakeProvider {
+/** `cacheLifetimeMs`: how long its prompt cache keeps a prefix (Provider.cacheLifetimeMs); default, an OpenAI-style endpoint's. */
+export function fakeProvider(script: Turn[], opts: { model?: string; cacheLifetimeMs?: number } = {}): FakeProvider {
   const queue = [...script];
   const requests: ModelRequest[] = [];
   const model = opts.model ?? "fake-model";
   return {
     protocol: "openai",
     model,
+    ...(opts.cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs: opts.cacheLifetimeMs }),
     requests,
     remaining: () => queue.length,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {

@@ -87,7 +87,7 @@ export function longSession(steps: number, opts: { fresh?: boolean; budgetTokens
       if (user) history.push(user);
       const unique = withUniqueCallIds(assistant, opts.fresh ? structuredClone(history) : history);
       history.push(unique, ...results(unique.toolCalls!.map((c) => c.id)));
-      clock += n % 50 === 0 ? 10 * 60_000 : 3_000; // now and then a pause past the cache's lifetime
+      clock += n % 50 === 0 ? 2 * 3_600_000 : 3_000; // now and then a pause past the cache's lifetime (an hour: an OpenAI-style endpoint's)
       const prepared = await prepare(opts.fresh ? structuredClone(history) : history, deps, signal, { deterministic: true });
       answered(deps.state);
       return prepared.messages;

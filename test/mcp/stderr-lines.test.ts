@@ -40,3 +40,16 @@ test("without an error line, the last lines; nothing for an empty stderr", () =>
   expect(stderrLines("", 3)).toEqual([]);
   expect(stderrLines("fatal: not a git repository\nusage: x\n", 1)).toEqual(["fatal: not a git repository"]);
 });
+
+test("a line carriage returns rewrote is what a terminal shows: the text after its last CR (curl's progress meter); CRLF ends are no rewrite", () => {
+  const curl =
+    "  % Total    % Received % Xferd  Average Speed   Time\n" +
+    "\r  0     0    0     0    0     0      0      0 --:--:-- --:--:--     0\r  0     0    0     0    0     0      0      0 --:--:-- --:--:--     0\n" +
+    "curl: (7) Failed to connect to 127.0.0.1 port 41049: Connection refused\n";
+  expect(stderrLines(curl, 2)).toEqual([
+    "  0     0    0     0    0     0      0      0 --:--:-- --:--:--     0",
+    "curl: (7) Failed to connect to 127.0.0.1 port 41049: Connection refused",
+  ]);
+  expect(stderrLines("loading 10%\rloading 100%\r\nready\r\n", 3)).toEqual(["loading 100%", "ready"]);
+  expect(stderrLines("\rworking…\r\n", 3)).toEqual(["working…"]);
+});

@@ -34,7 +34,7 @@ test.each(["/model gpt 4o", "/model selection is broken, fix it", "/model  a\tb"
   expect(switched).toEqual([]);
 });
 
-test("a model that cannot be used is refused in /model's words, not -m's", async () => {
+test("a model that cannot be used is refused in /model's words, not -m's, saying the model stays as it was", async () => {
   const { ctx } = context();
   const failing = {
     ...ctx,
@@ -46,7 +46,7 @@ test("a model that cannot be used is refused in /model's words, not -m's", async
   };
   expect(await runCommand("/model nosuch/x", failing)).toEqual({
     ok: false,
-    text: 'hey: /model nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: /model mock/nosuch/x)',
+    text: 'hey: /model nosuch/x: unknown provider "nosuch"; known providers: mock (a model whose name has a slash goes after its provider: /model mock/nosuch/x); still mock/m',
   });
 });
 

@@ -80,6 +80,34 @@ test("a question whose turn stopped in its tools (interrupted, hey ended) says h
   expect(lastExchange([userMessage("hi")], "› ", format(false))).toBe("› hi\n"); // nothing done after it: the question alone
 });
 
+test("the line of a turn stopped in its tools is word-wrapped to the terminal, under its own indent, each row dim: never cut mid-word", () => {
+  const called: Message = {
+    id: "a1",
+    role: "assistant",
+    content: [],
+    toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"sleep 30; echo finished"}' }],
+  };
+  const stopped: Message = {
+    id: "r1",
+    role: "tool",
+    toolCallId: "c1",
+    isError: true,
+    content: [{ type: "text", text: "interrupted: hey stopped before this call finished" }],
+  };
+  const history = [userMessage("wait"), called, stopped];
+  const narrow = { ...format(false), columns: 60 };
+  const rows = lastExchange(history, "› ", narrow).trimEnd().split("\n").slice(1);
+  expect(rows.length).toBeGreaterThan(1);
+  for (const row of rows) expect(row.length).toBeLessThanOrEqual(60);
+  expect(rows.slice(1).every((r) => r.startsWith("  ") && !r.startsWith("   "))).toBe(true);
+  expect(rows.map((r) => r.trim()).join(" ")).toBe(lastExchange(history, "› ", format(false)).split("\n")[1]!.trim());
+  const dimmed = lastExchange(history, "› ", { ...narrow, color: true })
+    .trimEnd()
+    .split("\n")
+    .slice(1);
+  expect(dimmed.every((r) => r.startsWith("\x1b[2m") && r.endsWith("\x1b[0m"))).toBe(true);
+});
+
 test("20 identical calls in one reply ran once: the recap counts that one and shows its output, not a copy's note", () => {
   const calls = Array.from({ length: 20 }, (_, i) => ({ id: `c${i}`, name: "bash", arguments: '{"command":"npm test"}' }));
   const ran: Message = {

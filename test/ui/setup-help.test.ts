@@ -18,8 +18,8 @@ describe("setup help", () => {
     expect(lines[0]).toContain("ollama pull qwen3");
     expect(lines[1]).toContain("OPENAI_API_KEY");
     expect(lines[2]).toContain("~/.config/hey/config.toml");
-    // the run that failed recorded approvals: a provider added now is used once the interactive prompt's question is answered
-    expect(lines[2]).toEndWith("then run hey once to approve it:");
+    // no approvals record yet (a run the model never answered writes none): the file written now is taken as it is, no step between
+    expect(lines[2]).toBe("or add a provider to ~/.config/hey/config.toml:");
     // the table as the lines to paste, its key read from a variable
     expect(lines.slice(3, 7).map((l) => l.split("  #")[0])).toEqual([
       "  [provider.NAME]",
@@ -28,6 +28,13 @@ describe("setup help", () => {
       '  models = ["MODEL"]',
     ]);
     expect(lines[7]).toBe("or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL");
+  });
+
+  test("with an approvals record, a provider added now waits for a yes: the help says where it is given (only the interactive prompt asks)", () => {
+    const approve = ", then start hey at a terminal and answer y to approve it:";
+    expect(setupText(undefined, undefined, undefined, {}, undefined, true).split("\n")[2]).toBe(`or add a provider to ~/.config/hey/config.toml${approve}`);
+    const gateway = setupText(undefined, undefined, undefined, { GROQ_API_KEY: "g" }, undefined, true);
+    expect(gateway).toContain(`GROQ_API_KEY is set, but hey has no built-in provider that reads it: to use it, add to ~/.config/hey/config.toml${approve}`);
   });
 
   // a user pastes what hey prints: a `[table] key = …` line is a parse error, and a hosted endpoint without api_key gets no key
@@ -93,7 +100,7 @@ describe("setup help", () => {
     const hint = setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where)!;
     expect(hint).toContain(
       [
-        "OPENROUTER_API_KEY is set, but hey has no built-in provider that reads it: to use it, add to ~/.config/hey/config.toml (then run hey once to approve it)",
+        "OPENROUTER_API_KEY is set, but hey has no built-in provider that reads it: to use it, add to ~/.config/hey/config.toml:",
         "  [provider.openrouter]",
         '  base_url = "https://openrouter.ai/api/v1"',
         '  api_key = "${OPENROUTER_API_KEY}"',
@@ -119,8 +126,8 @@ describe("setup help", () => {
   test("the setup hint names the user file this run reads (XDG_CONFIG_HOME counts)", () => {
     const ollama = resolve("").settings;
     const hint = (where: { userFile?: string; home?: string }) => setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where);
-    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml,");
-    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml,");
+    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml:");
+    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml:");
   });
 
   test.each([
