@@ -21,7 +21,7 @@ import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
 import type { PromptRecord } from "../prompt/prompt-record.ts";
 import { cacheStart, requestTimes, type Answered } from "./cache-start.ts";
-import { MAX_WINDOWS, strideFor, WINDOW_STRIDE } from "./window-stride.ts";
+import { LOOK_BACK_MOST, MAX_WINDOWS, strideFor, WINDOW_STRIDE } from "./window-stride.ts";
 import { messageLineBefore } from "./run-start.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
@@ -282,9 +282,9 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
         const fit = stride > 0 ? strideFor((size - line.offset) / found.length, stride) : 0; // the window's own bytes, usage lines too
         from = fit > 0 ? Math.floor((end + 1) / fit) * fit : end + 1;
         // the last run's requests sent its history from an earlier message (a live run's from the first): from there, so the
-        // first request goes on from theirs, within MAX_WINDOWS windows and strides of the end (else the stride's, where the
+        // first request goes on from theirs, within LOOK_BACK_MOST messages and MAX_WINDOWS strides of the end (else the stride's, where the
         // next run starts): the replay of the cache goes over each of the run's requests (1,000 messages of 5 MB: 2–8 s)
-        const [most, least] = [MAX_WINDOWS * window - found.length - 1, size - MAX_WINDOWS * stride];
+        const [most, least] = [Math.min(MAX_WINDOWS * window, LOOK_BACK_MOST) - found.length - 1, size - MAX_WINDOWS * stride];
         const at = runFrom?.id && !runFrom.met ? messageLineBefore(fd, end + 1, least, runFrom.id, most, firstUser?.id) : undefined;
         if (at !== undefined) from = at;
       }

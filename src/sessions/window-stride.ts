@@ -14,6 +14,14 @@ export const WINDOW_STRIDE = 1024 * 1024;
  */
 export const MAX_WINDOWS = 3;
 /**
+ * The messages a resume loads at most when it goes back to where the last run's history began (reader.ts, `history_from`),
+ * so that its first request extends that run's last: the replay of the prompt cache rebuilds a view over the whole history
+ * for each of the run's requests, a cost that grows as the square of the messages (r2, on a loaded 2-core machine: 1,002
+ * messages 1.1 s to the first request, 1,354 messages 2.2–3.1 s, where the stride's ~700 took 0.2 s). Past it the window
+ * starts at the stride's boundary, and the first request after the resume misses the cache once.
+ */
+export const LOOK_BACK_MOST = 1000;
+/**
  * The stride holds about this many messages of the window's average size: the boundary then lies at most ~2 windows before
  * the window, inside MAX_WINDOWS, so the start stays put for short messages too (x167 #1: at ~260 B a message, a 1 MB stride
  * reached MAX_WINDOWS first and the start moved with every run: 60 starts in 60 runs, now 2).

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
-import { MAX_WINDOWS, WINDOW_STRIDE } from "../../src/sessions/window-stride.ts";
+import { LOOK_BACK_MOST, MAX_WINDOWS, WINDOW_STRIDE } from "../../src/sessions/window-stride.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-run-start-"));
@@ -67,12 +67,20 @@ function session(runs: { reads: number; big?: number; from: "first" | "resumed" 
 }
 
 test("hey -c after one live run over 1 MB loads it from its first answer, as every request of the run sent it", () => {
-  const { path, messages } = session([{ reads: 500, big: 100, from: "first" }]); // 1,001 messages, ~2.2 MB
+  const { path, messages } = session([{ reads: 450, big: 120, from: "first" }]); // 901 messages, ~2.4 MB
   expect(statSync(path).size).toBeGreaterThan(2 * WINDOW_STRIDE);
   const loaded = loadSession(path);
   // before: from the 512 KB boundary before the 500th message from the end, ~200 messages in: the cache held none of it
   expect(loaded.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
   expect(loaded.cache?.upTo).toBe(1); // the replay goes over the run's requests from its first (made with the prompt alone)
+});
+
+test("a live run of more than LOOK_BACK_MOST messages: the stride's start, its replay's cost bounded (one miss of the cache)", () => {
+  const { path, messages } = session([{ reads: 500, big: 100, from: "first" }]); // 1,001 messages, ~2.2 MB
+  const loaded = loadSession(path);
+  expect(loaded.messages.length).toBeLessThan(messages.length);
+  expect(loaded.messages.length).toBeLessThanOrEqual(LOOK_BACK_MOST);
+  expect(loaded.messages[1]!.id).not.toBe(messages[1]!.id);
 });
 
 test("a session a hey before history_from wrote starts at the stride's boundary, as it did", () => {
@@ -87,7 +95,7 @@ test("a resumed run's history began at its window: the next hey -c starts exactl
   const at = 401;
   const { path, messages } = session([
     { reads: 450, big: 100, from: "first" },
-    { reads: 300, from: at },
+    { reads: 200, from: at }, // 1,301 messages: 900 from there, within LOOK_BACK_MOST
   ]);
   const loaded = loadSession(path);
   expect(loaded.messages[0]!.id).toBe(messages[0]!.id); // the first prompt, always
