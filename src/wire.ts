@@ -35,7 +35,7 @@ import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
 import { redactingConnect } from "./mcp/redacted.ts";
-import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
+import { childEnv, missingCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedBy } from "./permission/refused.ts";
@@ -385,7 +385,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
         () => servers.ports.secrets(),
       ),
       store: createToolStore(here.cacheDir),
-      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
+      missingCommand: (command, s) => missingCommand(command, childEnv(env, s.env), s.cwd),
       report: (e) => (servers.ports.emit(e), run.output === "text" || e.state !== "connected") && start.notice(eventLine(e)), // JSON: failures on stderr too
       warn: (m) => start.notice(`hey: ${m}`),
       notice: (message) => void (run.output === "text" || servers.ports.emit({ type: "notice", message })), // a terminal shows find_tools' answer
