@@ -120,7 +120,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const { provider } = begun.config.settings;
     if (oneShot && unsendable(provider) && asksModel(message)) throw new ConfigError(unsendable(provider)!);
     // what the files give the agent beyond what the user approved — your own AGENTS.md and skills too, under a list — waits for a yes (REPL) or is left out (issue 24)
-    const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
+    const config = await decideWidenings(begun.config, ask, warn, args.run.mcp, env);
     if (args.approve && !agent && (ask || !approvals.lost) && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // a removed record's start said it
     // the first record is written at the model's first answer (a run it never answers makes none), mid-turn: said as notices are, never glued to the spinner
     const recorded = (m: string) => {

@@ -30,7 +30,17 @@ import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
-import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, saidYes, widenings, type ApprovalState } from "./trust/approve.ts";
+import {
+  decideWidenings,
+  keepApproved,
+  recordApprovals,
+  recordOnAnswer,
+  rereadApprovals,
+  saidYes,
+  unstartable,
+  widenings,
+  type ApprovalState,
+} from "./trust/approve.ts";
 import { keepGrownTrust, leftOutNotice, reloadLeftOut, setSessionTrust } from "./trust/session.ts";
 import { askAtReload } from "./trust/instruction-yes.ts";
 import { readProjectFiles } from "./trust/store.ts";
@@ -270,12 +280,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     if (parts.mcpOff) return [];
     const { trusted, loaded } = parts.trust; // the project's files not loaded: read to name their servers, not used
     const project = loaded ? undefined : { trusted, files: readProjectFiles(parts.project).files };
-    return withheldServers(
-      live.config.guards,
-      live.config.settings.mcp.servers.map((s) => s.name),
-      project,
-      parts.oneShot,
-    );
+    const names = live.config.settings.mcp.servers.map((s) => s.name);
+    return withheldServers(live.config.guards, names, project, parts.oneShot, unstartable(live.config, live.configured.env)); // a command not found: said, never "approve it"
   };
   /** start-up's note (skills, servers withheld), until a request that carried it is answered */
   const first = [parts.startNote, withheldNote(withheld(), parts.oneShot, (p) => shownPath(p, "", parts.project.home))].filter(Boolean).join("\n");
