@@ -127,7 +127,7 @@ export async function decideWidenings(
 
 /**
  * The servers a yes would start that are not running as approved and whose command is not found
- * (`FILE:LINE: [mcp.x] command "y" not found on PATH`), looked for as their start looks (stdio.ts).
+ * (`FILE:LINE: [mcp.x] command "y" not found on PATH`), looked for as their start looks (mcp/stdio.ts).
  */
 export function unstartable(config: LoadedConfig, env: Record<string, string | undefined>): Map<string, string> {
   const approved = config.settings.mcp.servers;
