@@ -30,21 +30,12 @@ import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
-import {
-  decideWidenings,
-  keepApproved,
-  recordApprovals,
-  recordOnAnswer,
-  rereadApprovals,
-  saidYes,
-  unstartable,
-  widenings,
-  type ApprovalState,
-} from "./trust/approve.ts";
+import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, saidYes, widenings, type ApprovalState } from "./trust/approve.ts";
+import { unstartable } from "./trust/approve.ts"; // the servers withheld whose command is not found
 import { keepGrownTrust, leftOutNotice, reloadLeftOut, setSessionTrust } from "./trust/session.ts";
 import { askAtReload } from "./trust/instruction-yes.ts";
 import { readProjectFiles } from "./trust/store.ts";
-import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
+import { offServerLines, withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
 import { shownPath, type ShownSkills } from "./prompt/source.ts";
 import { unlockSession } from "./sessions/lock.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
@@ -253,9 +244,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const instructionsYes = await askAtReload(parts.approvals, parts.project, ask);
     const [s, yes] = [decided.settings, instructionsYes || saidYes(next.config, decided, servers)]; // yes: the user's, recorded at once
     const known = new Set(live.config.warnings);
+    const off = servers ? [] : offServerLines(live.config.guards, next.config.guards); // --no-mcp: a server the files name now, not started
     return {
       errors: [],
-      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...notLoaded],
+      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...notLoaded, ...off],
       changes: settingsChanges(current, s),
       settings: s,
       async apply() {

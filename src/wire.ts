@@ -44,7 +44,7 @@ import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { guardedWhile } from "./permission/repository-programs.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
-import { everyList, permissionRules, runCheck } from "./permission-check.ts";
+import { everyList, guideGrants, permissionRules, runCheck } from "./permission-check.ts";
 import { blockedNotice } from "./permission/blocked-tools.ts";
 import { createNestedAgents, lastRequestOf, withNestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
@@ -251,7 +251,7 @@ export async function assemble(
     // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/notes.md is not followed on an empty trust
     importsOutside: () => ({ home, trusted: trust.trusted && !trust.provisional }),
     redact: (text) => redactText(text, redaction), // what reaches the prompt from files, as tool results
-    writable: () => !listsSet(live.config.settings.permission),
+    writable: () => guideGrants(live.config.settings.permission, live.configured.refused, run.mcp), // what the guide offers the model
     warn,
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,

@@ -116,3 +116,16 @@ export function withheldTool(name: string, withheld: readonly Withheld[], offere
     },
   };
 }
+
+/**
+ * Under --no-mcp, the servers the files name now (`after`, LoadedConfig.guards) that they did not
+ * name before: one line each for /reload, to the user and the model — else a server the agent just
+ * added meets a bare "nothing changed".
+ */
+export function offServerLines(before: readonly Pick<LayerGuard, "current">[], after: readonly Pick<LayerGuard, "current">[]): string[] {
+  const names = (guards: readonly Pick<LayerGuard, "current">[]) => guards.flatMap((g) => Object.keys(g.current.mcp));
+  const known = new Set(names(before));
+  return [...new Set(names(after))]
+    .filter((name) => !known.has(name))
+    .map((name) => `MCP server ${name} is not started: MCP servers are off in this run (--no-mcp); it starts in a run without --no-mcp`);
+}

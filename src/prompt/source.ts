@@ -22,7 +22,7 @@ import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
 import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-cap.ts";
-import { buildSystemPrompt, type GuideFacts } from "./system.ts";
+import { buildSystemPrompt, grantFacts, type GuideFacts, type GuideGrants } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
 import { decodeText, wholeCharacters } from "../fs/text-encoding.ts";
@@ -57,8 +57,11 @@ export interface PromptSourceOptions extends PeerDirs {
    * (config/secrets.ts redactText); the same text for the same input, so the prompt cache holds
    */
   redact(text: string): string;
-  /** whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload` */
-  writable(): boolean;
+  /**
+   * whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload`;
+   * or that with whether a tool that writes files is offered and MCP servers run (system.ts GuideGrants)
+   */
+  writable(): boolean | GuideGrants;
   /**
    * one line per problem found; at start-up every skill problem is only a warning. `once`: a line
    * of the project's that is no fault of this run (an import a CLAUDE.md leaves out, a skill that
@@ -154,7 +157,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     skillsDir: project ? places.projectSkills : places.userSkills,
     ...(project ? { projectConfig: places.projectConfig } : {}),
     userConfig: places.userConfig,
-    writable: opts.writable(),
+    ...grantFacts(opts.writable()),
     ...(leftOut ? { untrusted: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
