@@ -245,7 +245,12 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // A problem said before is not said again — unless its file was edited since: after an edit
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
-      const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
+      // a skill that was not loaded before, and loses its name to another folder's: likely the one the model just wrote, so it is told too
+      const was = new Set(skills.map((s) => s.path));
+      const hidden = (p: SkillProblem) => p.replaced !== undefined && !was.has(p.replaced);
+      const fresh = next.problems
+        .filter((p) => !skillWarnings.has(problemKey(p)))
+        .map((p) => (hidden(p) ? { ...p, message: `${p.message}, so ${p.replaced} is not used: give it another name to use it` } : p));
       const nextGuide = guideOf();
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
@@ -259,7 +264,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
           ...keptLines(),
           ...waiting.map((s) => waitingLine(mine(s.path))),
         ],
-        userOnly: fresh.filter((p) => !modelHears(p)).map((p) => p.message), // on the user's screen alone, as at start-up
+        userOnly: fresh.filter((p) => !modelHears(p) && !hidden(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
         apply() {
