@@ -12,7 +12,7 @@ import { redactingConnect } from "./mcp/redacted.ts";
 import { redact, secretSpellings, serverSecrets } from "./config/secrets.ts";
 import { fanOut } from "./kernel/output.ts";
 import { embeddedTool, embeddedWords } from "./embed-words.ts";
-import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
+import { childEnv, missingCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import { proxiedFetch } from "./net/fetch.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
@@ -114,7 +114,7 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
         () => secrets,
       ),
       store: createToolStore(cacheDir),
-      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
+      missingCommand: (command, s) => missingCommand(command, childEnv(env, s.env), s.cwd),
       report: (e) => {
         const said = e.error === undefined ? e : { ...e, error: embeddedWords(e.error) };
         output.emit(said);

@@ -5,6 +5,8 @@
 import { controlContext, type ControlPlace } from "./config/control-context.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { Settings } from "./config/settings.ts";
+import { TOOL } from "./kernel/tool-names.ts";
+import type { GuideGrants } from "./prompt/system.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
 import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
@@ -103,4 +105,13 @@ export function everyList(permission: Settings["permission"]): (PermissionRules 
     { allow, deny, source: "", ...(file ? { file } : {}), ...(denyAt ? { denyAt } : {}), ...waiting(file) },
     ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: `, file: n.source, ...waiting(n.source) })),
   ];
+}
+
+/**
+ * What the skill guide may offer the model (prompt/system.ts GuideFacts): whether it may write hey's
+ * config files (no list is set), whether a tool that writes files is offered (`refused`: the run's
+ * check of a tool by name, as the request's tool list is made), and whether MCP servers run (not --no-mcp).
+ */
+export function guideGrants(permission: Settings["permission"], refused: (name: string) => unknown, servers: boolean): GuideGrants {
+  return { configs: !listsSet(permission), files: [TOOL.writeFile, TOOL.edit].some((name) => !refused(name)), servers };
 }

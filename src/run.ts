@@ -120,7 +120,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const { provider } = begun.config.settings;
     if (oneShot && unsendable(provider) && asksModel(message)) throw new ConfigError(unsendable(provider)!);
     // what the files give the agent beyond what the user approved — your own AGENTS.md and skills too, under a list — waits for a yes (REPL) or is left out (issue 24)
-    const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
+    const config = await decideWidenings(begun.config, ask, warn, args.run.mcp, env);
     if (args.approve && !agent && (ask || !approvals.lost) && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // a removed record's start said it
     // the first record is written at the model's first answer (a run it never answers makes none), mid-turn: said as notices are, never glued to the spinner
     const recorded = (m: string) => {
@@ -159,8 +159,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const said = saidRecord(here.peerNoticesFile); // read once for all the start's questions
     const once = async (topic: string, lines: string[]) => (agent ? lines : await said.unsaid(projectKey(here.root), lines, topic));
-    const untrusted =
-      !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks, config.projectDeny) : "";
+    const untrusted = !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust, asks, config.projectDeny) : "";
     // a no the user recorded is recalled once; a project not decided on is said every run (README "Trust")
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);

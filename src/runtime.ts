@@ -31,10 +31,11 @@ import type { Places } from "./fs/places.ts";
 import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, saidYes, widenings, type ApprovalState } from "./trust/approve.ts";
+import { unstartable } from "./trust/approve.ts"; // the servers withheld whose command is not found
 import { keepGrownTrust, leftOutNotice, reloadLeftOut, setSessionTrust } from "./trust/session.ts";
 import { askAtReload } from "./trust/instruction-yes.ts";
 import { readProjectFiles } from "./trust/store.ts";
-import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
+import { offServerLines, withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
 import { shownPath, type ShownSkills } from "./prompt/source.ts";
 import { unlockSession } from "./sessions/lock.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
@@ -243,9 +244,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const instructionsYes = await askAtReload(parts.approvals, parts.project, ask, parts.trust.trusted);
     const [s, yes] = [decided.settings, instructionsYes || saidYes(next.config, decided, servers)]; // yes: the user's, recorded at once
     const known = new Set(live.config.warnings);
+    const off = servers ? [] : offServerLines(live.config.guards, next.config.guards); // --no-mcp: a server the files name now, not started
     return {
       errors: [],
-      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...notLoaded],
+      warnings: [...decided.warnings.filter((w) => !known.has(w)), ...refused, ...notLoaded, ...off],
       changes: settingsChanges(current, s),
       settings: s,
       async apply() {
@@ -270,12 +272,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     if (parts.mcpOff) return [];
     const { trusted, loaded } = parts.trust; // the project's files not loaded: read to name their servers, not used
     const project = loaded ? undefined : { trusted, files: readProjectFiles(parts.project).files };
-    return withheldServers(
-      live.config.guards,
-      live.config.settings.mcp.servers.map((s) => s.name),
-      project,
-      parts.oneShot,
-    );
+    const names = live.config.settings.mcp.servers.map((s) => s.name);
+    return withheldServers(live.config.guards, names, project, parts.oneShot, unstartable(live.config, live.configured.env)); // a command not found: said, never "approve it"
   };
   /** start-up's note (skills, servers withheld), until a request that carried it is answered */
   const first = [parts.startNote, withheldNote(withheld(), parts.oneShot, (p) => shownPath(p, "", parts.project.home))].filter(Boolean).join("\n");

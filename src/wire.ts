@@ -35,7 +35,7 @@ import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
 import { redactingConnect } from "./mcp/redacted.ts";
-import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
+import { childEnv, missingCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedBy } from "./permission/refused.ts";
@@ -44,7 +44,7 @@ import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { guardedWhile } from "./permission/repository-programs.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
-import { everyList, permissionRules, runCheck } from "./permission-check.ts";
+import { everyList, guideGrants, permissionRules, runCheck } from "./permission-check.ts";
 import { blockedNotice } from "./permission/blocked-tools.ts";
 import { createNestedAgents, lastRequestOf, withNestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
@@ -251,7 +251,7 @@ export async function assemble(
     // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/notes.md is not followed on an empty trust
     importsOutside: () => ({ home, trusted: trust.trusted && !trust.provisional }),
     redact: (text) => redactText(text, redaction), // what reaches the prompt from files, as tool results
-    writable: () => !listsSet(live.config.settings.permission),
+    writable: () => guideGrants(live.config.settings.permission, live.configured.refused, run.mcp), // what the guide offers the model
     warn,
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
@@ -385,7 +385,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
         () => servers.ports.secrets(),
       ),
       store: createToolStore(here.cacheDir),
-      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
+      missingCommand: (command, s) => missingCommand(command, childEnv(env, s.env), s.cwd),
       report: (e) => (servers.ports.emit(e), e.state !== "connected" || (run.output === "text" && !start.command)) && start.notice(eventLine(e, oneShot)), // JSON: failures on stderr too; `hey mcp`'s listing says which connected
       warn: (m) => start.notice(`hey: ${m}`),
       notice: (message) => void (run.output === "text" || servers.ports.emit({ type: "notice", message })), // a terminal shows find_tools' answer

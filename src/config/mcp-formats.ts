@@ -217,3 +217,19 @@ export function selectionKey(
   if (ours === undefined && codex === undefined) return undefined;
   return [...new Set([...(ours ?? []), ...(codex ?? [])])];
 }
+
+/**
+ * `[mcp.my.server]` (`command = …`) read as a table `server` inside `[mcp.my]`: a dot in a server's
+ * name nests tables, as TOML says. Why that server cannot be read, when `raw` (`[mcp.NAME]`, `table`
+ * the header's first word) holds no command or url of its own but a table that does; undefined otherwise.
+ */
+export function dottedName(table: string, name: string, raw: unknown): { key: string; message: string } | undefined {
+  if (!isTable(raw) || raw.command !== undefined || raw.url !== undefined) return undefined;
+  const key = Object.keys(raw).find((k) => isTable(raw[k]) && ((raw[k] as Table).command !== undefined || (raw[k] as Table).url !== undefined));
+  if (key === undefined) return undefined;
+  const whole = `${name}.${key}`;
+  return {
+    key,
+    message: `[${table}.${whole}]: a dot in a server's name makes a table inside [${table}.${name}]; quote the name, [${table}.${JSON.stringify(whole)}], or write it with - ([${table}.${name}-${key}])`,
+  };
+}

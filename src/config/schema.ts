@@ -5,7 +5,7 @@
 // Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
 import { DEFER_MODES, MCP_SERVER_KEYS, SYSTEM_ROLES, TOKENS_FIELDS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
-import { fromCodex } from "./mcp-formats.ts";
+import { dottedName, fromCodex } from "./mcp-formats.ts";
 import { editDistance } from "../kernel/spelling.ts";
 import { didYouMean, protocolHint } from "./suggest.ts";
 import { isTable, type Table } from "./table.ts";
@@ -227,7 +227,9 @@ export function checkLayer(source: string, data: Table, text?: string | Locate):
     const out: Table = {};
     const servers: Table = {};
     const add = (name: string, v: unknown) => {
+      const dotted = dottedName(origins[name] ? "mcp_servers" : "mcp", name, v); // `[mcp.my.server]`: a table in [mcp.my]
       if (Object.hasOwn(servers, name)) fail(`MCP server ${JSON.stringify(name)} is defined twice`, ["mcp", "servers", name]);
+      else if (dotted) fail(dotted.message, ["mcp", "servers", name, dotted.key]);
       else servers[name] = section(v, MCP_SERVER_KEYS, ["mcp", "servers", name]);
     };
     for (const [key, v] of Object.entries(value)) {

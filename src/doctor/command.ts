@@ -23,7 +23,7 @@ import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
-import { peerNotices, projectNotes, setupPlaces } from "../peers/found.ts";
+import { hasLists, peerNotices, projectNotes, setupPlaces } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
 import { outerDenyNotice } from "../config/outer-deny.ts";
 import { grepLine } from "../fs/ripgrep-choice.ts";
@@ -101,7 +101,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     () => settings.tools.redactSecrets,
   ); // the skills' descriptions as a run's prompt has them
   const notes = projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens, (t) => redactedForm(t, redaction));
-  const peers = [...peerNotices(here, false, env), ...notes];
+  const peers = [...peerNotices(here, hasLists(settings.permission), env, true), ...notes];
   const outer = outerDenyNotice(config.outerDeny ?? [], here); // whose the deny entries no file of the project names are
   const permissions = [...permissionLines(settings.permission, here.home), ...(outer ? [`permission: ${outer.line}`] : [])];
   const subject: Subject = {

@@ -64,6 +64,17 @@ export function withListNote(result: CallResult, server: string, ms: number): Ca
 }
 
 /**
+ * `result` with a note that hey named the server no roots (projectRoots: where hey runs holds hey's
+ * own files), for a server that asked for them: one that works in its client's roots (the filesystem
+ * server without a directory) refuses every path, and the model and user are told why, and the fix.
+ */
+export function withRootsNote(result: CallResult, server: string): CallResult {
+  const note = `[hey: MCP server ${server} asked hey for its roots and got none: hey runs in a directory that holds hey's own configuration (your home directory, or /), so a server that works in its client's roots may work nowhere; to give it one, name the directory in its table's args (e.g. args = [..., "/path/to/dir"]) and /reload]`;
+  const content = Array.isArray(result.content) ? result.content : [];
+  return { ...result, content: [...content, { type: "text", text: note }] };
+}
+
+/**
  * The directories named to a server as its roots: those its args name, when it is local and they
  * are directories (`isDir`): the table pointed it at them, and server-filesystem takes roots in
  * place of its arguments, so the project root would move what the table limited it to. Else the

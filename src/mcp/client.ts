@@ -14,7 +14,7 @@ import { boundedBodies, retrying503 } from "./http-retry.ts";
 import { sleep } from "../kernel/sleep.ts";
 import { signInMessage, Unreachable } from "./http-faults.ts";
 import { rootProbe } from "../fs/root-probe.ts";
-import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
+import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote, withRootsNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
@@ -104,6 +104,8 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
 const watches = new WeakMap<object, ListWatch>();
 /** The SDK clients whose server has asked for hey's roots (roots/list). */
 const rootsAsked = new WeakSet<object>();
+/** Those that asked, and were named none (answers.ts projectRoots): hey runs where its own files are. */
+const rootless = new WeakSet<object>();
 
 /**
  * The SDK client of hey: it declares roots and answers with `ctx.roots`; a new tool list is given to
@@ -117,7 +119,11 @@ function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { 
   );
   watches.set(client, list);
   client.setNotificationHandler(lib.ToolsChanged, () => void (inUse(client) && list.changed()));
-  client.setRequestHandler(lib.ListRoots, () => (rootsAsked.add(client), rootsOf(ctx.roots ?? [])));
+  client.setRequestHandler(lib.ListRoots, () => {
+    rootsAsked.add(client);
+    if (!ctx.roots?.length) rootless.add(client); // its calls' errors say why (withRootsNote)
+    return rootsOf(ctx.roots ?? []);
+  });
   client.fallbackRequestHandler = async (r) => {
     hooks.onUnsupported?.(capabilityOf(r.method));
     throw Object.assign(new Error(unsupported(r.method)), { code: lib.ErrorCode.MethodNotFound }); // not McpError: its message would start "MCP error -32601: "
@@ -377,7 +383,8 @@ function connection(
     ...(lists.instructions ? { instructions: lists.instructions } : {}),
     call: (name, args, opts) =>
       send(async (c) => {
-        const r = (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult;
+        const called = (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult;
+        const r = called.isError && rootless.has(c) ? withRootsNote(called, settings.name) : called;
         return (await watches.get(c)?.settled(wait)) === false ? withListNote(r, settings.name, wait) : r;
       }),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>

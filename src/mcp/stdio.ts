@@ -91,6 +91,21 @@ export class CommandNotFound extends Error {
 /** `command "x" not found on PATH` (a path: just not found). */
 export const commandNotFound = (command: string) => `command ${JSON.stringify(command)} not found${command.includes("/") ? "" : " on PATH"}`;
 
+/**
+ * Why a server's `command` cannot start, or undefined when it is found (on `env`'s PATH, from `cwd`).
+ * A whole command line in `command` (`npx -y pkg`, as Claude Desktop's users write it) whose first word
+ * is found is said with its arguments moved to `args`.
+ */
+export function missingCommand(command: string, env: Record<string, string>, cwd: string | undefined): string | undefined {
+  if (findCommand(command, env, cwd)) return undefined;
+  const [first, ...rest] = command.trim().split(/\s+/);
+  if (!rest.length || !first || !findCommand(first, env, cwd)) return commandNotFound(command);
+  const split = `command names the program alone, its arguments go in args`;
+  // quoted words are the shell's to split: only plain ones are split here
+  if (/["'\\]/.test(command)) return `${commandNotFound(command)}: ${split}, one string each: command = ${JSON.stringify(first)}, args = [...]`;
+  return `${commandNotFound(command)}: ${split}: command = ${JSON.stringify(first)}, args = [${rest.map((a) => JSON.stringify(a)).join(", ")}]`;
+}
+
 /** A stdout line that is not JSON: the server broke the protocol (a banner, a log line). */
 export class NoiseError extends Error {
   override name = "NoiseError";
@@ -123,7 +138,7 @@ export class StdioTransport {
     if (this.closed) throw new Error("closed before it started");
     const { command, args, cwd } = this.spec;
     const exe = findCommand(command, this.env, cwd);
-    if (!exe) throw new CommandNotFound(commandNotFound(command));
+    if (!exe) throw new CommandNotFound(missingCommand(command, this.env, cwd) ?? commandNotFound(command));
     const proc = await spawnChild({ exe, args, env: this.env, cwd });
     this.proc = proc;
     proc.hold(false); // until a request waits for its answer

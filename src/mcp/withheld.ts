@@ -18,6 +18,8 @@ export interface Withheld {
   source: string;
   why: string;
   waits: "approval" | "trust" | "reload";
+  /** waiting for approval, but its command is not found (`FILE:LINE: [mcp.x] command "y" not found on PATH`): nothing to approve until fixed */
+  broken?: string;
 }
 
 /**
@@ -25,19 +27,24 @@ export interface Withheld {
  * hold (started, or failed, or disabled: /mcp says those itself); `project`: the project's files,
  * checked, when the configuration in use does not hold them, and whether the project is trusted;
  * `oneShot`: `hey mcp` or `hey -p /mcp` (nothing is asked there: the way to a yes is another command).
+ * `broken`: the unapproved servers whose command is not found, by name, with where and why (trust/approve.ts unstartable).
  */
 export function withheldServers(
   guards: readonly Pick<LayerGuard, "source" | "current" | "used" | "kept">[],
   running: readonly string[],
   project: { trusted: boolean; files: readonly { source: string; data: Table }[] } | undefined,
   oneShot: boolean,
+  broken: ReadonlyMap<string, string> = new Map(),
 ): Withheld[] {
   const out: Withheld[] = [];
   const seen = new Set(running);
   const add = (name: string, source: string, why: string, waits: Withheld["waits"]) => {
     if (seen.has(name)) return; // a later file's table, or the one that runs
     seen.add(name);
-    out.push({ name, source, why, waits });
+    const cannot = waits === "approval" ? broken.get(name) : undefined; // hey never asks about it: it could not start
+    out.push(
+      cannot ? { name, source, why: `it cannot start: ${cannot}; hey asks about it once that is fixed`, waits, broken: cannot } : { name, source, why, waits },
+    );
   };
   const unapproved = oneShot ? "not approved yet: start hey to approve it" : "not approved: hey asks again at the next start or /reload";
   const changed = oneShot
@@ -64,6 +71,7 @@ export function withheldServers(
 
 /** What the user does to start a withheld server, as the model is told it. */
 function startsIt(w: Withheld, oneShot: boolean): string {
+  if (w.broken) return `it cannot start: ${w.broken}; fix its table (the user is asked about it once it can start)`;
   if (w.waits === "reload") return "the project was trusted after its config was read; the user's /reload starts it";
   if (w.waits === "trust")
     return oneShot
@@ -82,7 +90,10 @@ function startsIt(w: Withheld, oneShot: boolean): string {
 export function withheldNote(withheld: readonly Withheld[], oneShot: boolean, shown: (path: string) => string): string | undefined {
   if (withheld.length === 0) return undefined;
   const each = withheld.map((w) => `MCP server ${w.name} (${shown(w.source)}) is not started: ${startsIt(w, oneShot)}.`);
-  const text = heyNote(`${each.join(" ")} Do not change ${withheld.length > 1 ? "their configs" : "its config"} for this.`);
+  const waiting = withheld.filter((w) => !w.broken).length; // one that cannot start is the model's to fix
+  const whose = waiting < withheld.length ? "the config of one that waits on the user" : waiting > 1 ? "their configs" : "its config";
+  const dont = waiting ? ` Do not change ${whose} for this.` : "";
+  const text = heyNote(`${each.join(" ")}${dont}`);
   return text.length > RELOAD_NOTE_MAX_CHARS ? `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]` : text; // a project with dozens of servers
 }
 
@@ -104,4 +115,17 @@ export function withheldTool(name: string, withheld: readonly Withheld[], offere
       return { output: `unknown tool "${name}"; available: ${available}. ${sentence}`, isError: true };
     },
   };
+}
+
+/**
+ * Under --no-mcp, the servers the files name now (`after`, LoadedConfig.guards) that they did not
+ * name before: one line each for /reload, to the user and the model — else a server the agent just
+ * added meets a bare "nothing changed".
+ */
+export function offServerLines(before: readonly Pick<LayerGuard, "current">[], after: readonly Pick<LayerGuard, "current">[]): string[] {
+  const names = (guards: readonly Pick<LayerGuard, "current">[]) => guards.flatMap((g) => Object.keys(g.current.mcp));
+  const known = new Set(names(before));
+  return [...new Set(names(after))]
+    .filter((name) => !known.has(name))
+    .map((name) => `MCP server ${name} is not started: MCP servers are off in this run (--no-mcp); it starts in a run without --no-mcp`);
 }

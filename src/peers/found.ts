@@ -48,9 +48,9 @@ export interface PeerPlaces extends Pick<Places, "claudeDir" | "codexDir" | "pee
  * One line (or block) per file of another agent's that hey does not use, with why and what to do;
  * first, one per CLAUDE_CONFIG_DIR or CODEX_HOME that is no full path, which hey does not follow.
  * `listed`: hey has a `[permission]` list of its own — the user has written hey's rules, so
- * another agent's are not brought up (`hey doctor` passes false: it always shows them).
+ * another agent's are not brought up, unless `always` (`hey doctor`: it shows them, saying hey applies its own list).
  */
-export function peerNotices(at: PeerPlaces, listed: boolean, env: Record<string, string | undefined> = {}): string[] {
+export function peerNotices(at: PeerPlaces, listed: boolean, env: Record<string, string | undefined> = {}, always = false): string[] {
   const out = at.peerRelative.map(({ name, value }) => {
     const [agent, dir] = PEER_VARS[name];
     const why = value.startsWith("~") ? "a shell expands ~ only when it is not quoted" : "relative, it names another folder in each directory";
@@ -58,7 +58,7 @@ export function peerNotices(at: PeerPlaces, listed: boolean, env: Record<string,
   });
   const claude = claudeSettings(at);
   const codex = codexConfig(at); // read once: the permission notice and the settings notices both look at it
-  if (!listed) out.push(...permissionNotices(at, claude, codex));
+  if (!listed || always) out.push(...permissionNotices(at, claude, codex, listed));
   out.push(...settingsNotices(at, claude, codex, env));
   out.push(...instructionNotices(at));
   for (const place of commandDirs(at)) {
@@ -96,7 +96,7 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
  * place (the project's two: one [permission] table to paste); then the user's Codex config when it
  * asks before running (permission/peer-rules.ts).
  */
-function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[], codexFile: CodexFile | undefined): string[] {
+function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[], codexFile: CodexFile | undefined, listed: boolean): string[] {
   const places = new Map<string, { files: string[]; rules: PeerRules; project?: { root: string; user: string } }>();
   const user = userConfigShown(at);
   for (const f of files) {
@@ -110,8 +110,8 @@ function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[], codexFi
   // a rule may spell out a key (`Bash(curl -H "Authorization: Bearer sk-…" …)`): shown hidden, as every value of theirs is
   const hidden = (files: string[], text: string) =>
     redactShapes(text) === text ? text : `${redactShapes(text)}\n  [secret: …] stands for a value written in ${files.join(" and ")}`;
-  const claude = [...places].flatMap(([where, p]) => hidden(p.files, peerRulesNotice(p.files, p.rules, where, p.project) ?? "") || []);
-  const codex = codexFile && codexNotice(codexFile.label, codexSettings(codexFile.data), user);
+  const claude = [...places].flatMap(([where, p]) => hidden(p.files, peerRulesNotice(p.files, p.rules, where, p.project, listed) ?? "") || []);
+  const codex = codexFile && codexNotice(codexFile.label, codexSettings(codexFile.data), user, listed);
   return codex ? [...claude, codex] : claude;
 }
 

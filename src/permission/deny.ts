@@ -25,6 +25,7 @@ import { ASSIGN, type Segment, type Word } from "./shell-model.ts";
 import { sameSubcommand, subcommandAlias } from "./subcommands.ts";
 import { type Equivalent, runnerTails } from "./equivalents.ts";
 import { spared } from "./spares.ts";
+import { denyWords as entryAt } from "./refusal-words.ts";
 
 /** Programs with an option table (program-tables.ts) that PowerShell runs as programs, passing their words on as written. */
 const NATIVE = new Set(["git", "npm"]);
@@ -139,11 +140,17 @@ export function aliasRisk(seg: Segment, p: Pattern, git?: { from: Segment; to?: 
 }
 
 /** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
-export function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
+export function equivalentHit(
+  seg: Segment,
+  p: Equivalent,
+  powershell: boolean,
+  caseless: boolean,
+  denyAt?: Readonly<Record<string, string>>,
+): string | undefined {
   for (const run of [seg, ...runnerTails(seg)]) {
     // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
     if (denyMatch(run, p, powershell, caseless) === "yes" && !spared(run, program(p.words[0]!.text), p.words))
-      return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
+      return `matches ${entryAt(p.entry, denyAt)} by another name: ${p.does}`;
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ import * as nodePath from "node:path";
 import { type PlatformPath, resolveUserPath } from "../fs/user-path.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
+import { denyWords } from "./refusal-words.ts";
 
 /** The tools a path rule may name: each takes the file or directory it works on as `path`. */
 export const PATH_TOOLS: readonly string[] = [TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep];
@@ -150,7 +151,7 @@ function pathOf(tool: string, args: Record<string, unknown>): string | undefined
 export function judgeFile(
   tool: string,
   args: Record<string, unknown>,
-  lists: { allow?: readonly FilePattern[]; deny: readonly FilePattern[] },
+  lists: { allow?: readonly FilePattern[]; deny: readonly FilePattern[]; denyAt?: Readonly<Record<string, string>> },
   place: FilePlace | undefined,
   origin?: ToolOrigin,
 ): FileVerdict | undefined {
@@ -174,9 +175,9 @@ export function judgeFile(
   for (const entry of deny) {
     const hit = denies(entry.glob, { written, target }, place);
     // the name the call used matched: where it leads is shown only when that is what matched
-    if (hit === "written") return { refused: `${subject} matches deny entry \`${entry.entry}\`` };
-    if (hit === "target") return { refused: `${shown} matches deny entry \`${entry.entry}\`` };
-    if (hit !== "no") return { refused: `cannot verify ${subject} against deny entry \`${entry.entry}\`: ${hit.unknown}` };
+    if (hit === "written") return { refused: `${subject} matches ${denyWords(entry.entry, lists.denyAt)}` };
+    if (hit === "target") return { refused: `${shown} matches ${denyWords(entry.entry, lists.denyAt)}` };
+    if (hit !== "no") return { refused: `cannot verify ${subject} against ${denyWords(entry.entry, lists.denyAt)}: ${hit.unknown}` };
   }
   // a folder grep searches is let in when an allow entry may cover some file in it: refusedFiles passes the others by
   const hits = allow.map((entry) => ({ entry, hit: covers(entry.glob, target, place, tool === TOOL.grep ? "tree" : "file") }));
@@ -243,7 +244,7 @@ function denies(glob: string, paths: { written: string; target: string }, place:
  */
 export function refusedFiles(
   tool: string,
-  lists: { allow?: readonly FilePattern[]; deny: readonly FilePattern[] },
+  lists: { allow?: readonly FilePattern[]; deny: readonly FilePattern[]; denyAt?: Readonly<Record<string, string>> },
   place: FilePlace | undefined,
   byName: boolean,
 ): ((abs: string) => boolean) | undefined {

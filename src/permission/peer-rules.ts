@@ -128,7 +128,13 @@ function pasteIntro(deny: boolean, allow: boolean): string {
  * (`project.user`), where they must name the project's folder (`project.root`), is offered those
  * anchored when they differ.
  */
-export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string, project?: { root: string; user: string }): string | undefined {
+export function peerRulesNotice(
+  files: readonly string[],
+  rules: PeerRules,
+  where: string,
+  project?: { root: string; user: string },
+  listed = false,
+): string | undefined {
   const counts = [
     rules.deny.length && `${rules.deny.length} deny`,
     rules.ask.length && `${rules.ask.length} ask`,
@@ -140,7 +146,7 @@ export function peerRulesNotice(files: readonly string[], rules: PeerRules, wher
   const file = files.length > 1 ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)} have` : `${files[0]} has`;
   const { deny, allow, none } = heyLists(rules, project && "");
   const lines = [
-    `warning: ${file} Claude Code permission rules (${counts}) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.`,
+    `warning: ${file} Claude Code permission rules (${counts}) that hey does not apply: ${listed ? OWN_LIST : "with no [permission] list of its own hey runs every tool call without asking."}`,
   ];
   const table = tableLines(deny, allow);
   const anchored = project ? heyLists(rules, project.root) : undefined;
@@ -153,6 +159,9 @@ export function peerRulesNotice(files: readonly string[], rules: PeerRules, wher
   if (none.length) lines.push(`  No hey entry for: ${none.join("; ")}`);
   return lines.join("\n");
 }
+
+/** What the notices say when the user has a `[permission]` list of hey's own (`hey doctor` shows them then too, below that list). */
+const OWN_LIST = "hey applies its own [permission] list alone (the one shown), not these.";
 
 const tableLines = (deny: string[], allow: string[]) =>
   [deny.length && `  deny = ${entryList(deny)}`, allow.length && `  allow = ${entryList(allow)}`].filter((l) => typeof l === "string");
@@ -214,7 +223,7 @@ const NETWORK = ["bash: git push *", "bash: curl *", "bash: wget *", "bash: ssh 
  * What hey says of a Codex config (`file` as the user would name it; `where`: hey's config file)
  * whose settings ask before running or confine what runs, or undefined when they do neither.
  */
-export function codexNotice(file: string, settings: CodexSettings, where: string): string | undefined {
+export function codexNotice(file: string, settings: CodexSettings, where: string, listed = false): string | undefined {
   const { approval, sandbox } = settings;
   const said = [
     approval && CODEX_ASKS.includes(approval) && `approval_policy = "${approval}"`,
@@ -224,7 +233,7 @@ export function codexNotice(file: string, settings: CodexSettings, where: string
   const reads = sandbox === "read-only" || approval === "untrusted";
   const profile = settings.profile === undefined ? "" : ` (its profile "${settings.profile}")`;
   return [
-    `warning: ${file} has Codex's ${said.join(" and ")}${profile}, which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.`,
+    `warning: ${file} has Codex's ${said.join(" and ")}${profile}, which hey does not apply: hey never asks, and ${listed ? OWN_LIST : "with no [permission] list of its own it runs every tool call."}`,
     reads ? `  Closest, reading only, in ${where}:` : `  Closest (hey has no sandbox: refuse what reaches the network), in ${where}:`,
     "  [permission]",
     reads ? `  allow = ${entryList(READING)}` : `  deny = ${entryList(NETWORK)}`,

@@ -231,7 +231,7 @@ function decideCall(tool: string, args: Record<string, unknown>, rules: Compiled
   const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
   if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches ${denyWords(deniedBy, rules.denyAt)}`);
   // a path entry (`read_file: src/**`): deny wins, then an allow list lets the call run by the tool's name or by a path entry
-  const paths = judgeFile(name, args, { allow: rules.allow?.files, deny: rules.deny.files }, rules.place, origin);
+  const paths = judgeFile(name, args, { allow: rules.allow?.files, deny: rules.deny.files, denyAt: rules.denyAt }, rules.place, origin);
   if (paths && "refused" in paths) return block(paths.refused);
   const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow")) || (paths !== undefined && "allowed" in paths);
   // an MCP server's `bash` offered under its prefix (`d_bash`, beside hey's own) is judged as a bash too
@@ -318,21 +318,21 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
   for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read), ...aliased(git)])
     for (const p of rules.deny.patterns) {
       if ("does" in p) {
-        const refused = equivalentHit(spelled, p as Equivalent, powershell, rules.caseless);
+        const refused = equivalentHit(spelled, p as Equivalent, powershell, rules.caseless, rules.denyAt);
         if (refused) return `${at} ${refused}`;
         continue;
       }
       const hit = denyMatch(spelled, p, powershell, rules.caseless);
-      if (hit === "yes") return `${at} matches deny entry \`${p.entry}\`${git?.note && git.to?.includes(spelled) ? ` (${git.note})` : ""}`;
-      if (hit === "maybe") return `${at} is known only at run time and could match deny entry \`${p.entry}\``;
+      if (hit === "yes") return `${at} matches ${denyWords(p.entry, rules.denyAt)}${git?.note && git.to?.includes(spelled) ? ` (${git.note})` : ""}`;
+      if (hit === "maybe") return `${at} is known only at run time and could match ${denyWords(p.entry, rules.denyAt)}`;
       const otherwise = doesOtherwise(spelled, p, rules.caseless, disk);
-      if (otherwise) return `${at} does what deny entry \`${p.entry}\` refuses: ${otherwise}`;
+      if (otherwise) return `${at} does what ${denyWords(p.entry, rules.denyAt)} refuses: ${otherwise}`;
       const alias = aliasRisk(spelled, p, git);
-      if (alias) return `${at} could run what deny entry \`${p.entry}\` names: ${alias}`;
+      if (alias) return `${at} could run what ${denyWords(p.entry, rules.denyAt)} names: ${alias}`;
       const named = namedUnseen(spelled, p);
-      if (named) return `${at} names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``;
+      if (named) return `${at} names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: ${denyWords(p.entry, rules.denyAt)}`;
       const config = forcedByConfig(spelled, p, rules.control, rules.caseless, segments);
-      if (config) return `${at} may force the push through git's config (${config}): deny entry \`${p.entry}\``;
+      if (config) return `${at} may force the push through git's config (${config}): ${denyWords(p.entry, rules.denyAt)}`;
     }
   if (powershell || !texts) return undefined;
   const handed = shellText(seg, script, segments, rules, follow);

@@ -22,7 +22,7 @@ import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
 import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-cap.ts";
-import { buildSystemPrompt, type GuideFacts } from "./system.ts";
+import { buildSystemPrompt, grantFacts, type GuideFacts, type GuideGrants } from "./system.ts";
 import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
 import type { Message } from "../kernel/ir.ts";
 import { decodeText, wholeCharacters } from "../fs/text-encoding.ts";
@@ -62,8 +62,11 @@ export interface PromptSourceOptions extends PeerDirs {
    * (config/secrets.ts redactText); the same text for the same input, so the prompt cache holds
    */
   redact(text: string): string;
-  /** whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload` */
-  writable(): boolean;
+  /**
+   * whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload`;
+   * or that with whether a tool that writes files is offered and MCP servers run (system.ts GuideGrants)
+   */
+  writable(): boolean | GuideGrants;
   /**
    * one line per problem found; at start-up every skill problem is only a warning. `once`: a line
    * of the project's that is no fault of this run (an import a CLAUDE.md leaves out, a skill that
@@ -167,7 +170,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     skillsDir: project ? places.projectSkills : places.userSkills,
     ...(project ? { projectConfig: places.projectConfig } : {}),
     userConfig: places.userConfig,
-    writable: opts.writable(),
+    ...grantFacts(opts.writable()),
     ...(leftOut ? { untrusted: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
@@ -282,7 +285,12 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // A problem said before is not said again — unless its file was edited since: after an edit
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
-      const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
+      // a skill that was not loaded before, and loses its name to another folder's: likely the one the model just wrote, so it is told too
+      const was = new Set(skills.map((s) => s.path));
+      const hidden = (p: SkillProblem) => p.replaced !== undefined && !was.has(p.replaced);
+      const fresh = next.problems
+        .filter((p) => !skillWarnings.has(problemKey(p)))
+        .map((p) => (hidden(p) ? { ...p, message: `${p.message}, so ${p.replaced} is not used: give it another name to use it` } : p));
       const nextGuide = guideOf(project, leftOut);
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
@@ -296,7 +304,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
           ...keptLines(),
           ...waiting.map((s) => waitingLine(mine(s.path))),
         ],
-        userOnly: fresh.filter((p) => !modelHears(p)).map((p) => p.message), // on the user's screen alone, as at start-up
+        userOnly: fresh.filter((p) => !modelHears(p) && !hidden(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
         apply() {

@@ -59,8 +59,28 @@ export interface GuideFacts {
   userConfig: string;
   /** whether the agent may write the config files (no permission list is set) */
   writable: boolean;
+  /** no tool that writes files is offered (an allow list without write_file and edit): the model suggests a skill to the user */
+  noFileTools?: true;
+  /** MCP servers are off for the run (--no-mcp): a server added starts in another run only */
+  mcpOff?: true;
   /** the project has files hey leaves out as it is not trusted (`.hey/`, `.mcp.json`…): said, with how the user trusts it */
   untrusted?: true;
+}
+
+/** What the run lets the model do that the guide speaks of (permission-check.ts guideGrants). */
+export interface GuideGrants {
+  /** no permission list is set: the agent may write hey's config files */
+  configs: boolean;
+  /** write_file or edit is offered */
+  files: boolean;
+  /** MCP servers run (not --no-mcp) */
+  servers: boolean;
+}
+
+/** The guide's facts of `g` (a boolean: whether the config files are writable, every tool offered and servers on). */
+export function grantFacts(g: boolean | GuideGrants): Pick<GuideFacts, "writable" | "noFileTools" | "mcpOff"> {
+  if (typeof g === "boolean") return { writable: g };
+  return { writable: g.configs, ...(g.files ? {} : { noFileTools: true as const }), ...(g.servers ? {} : { mcpOff: true as const }) };
 }
 
 export const DEFAULT_GUIDE: GuideFacts = {
@@ -76,21 +96,40 @@ export const DEFAULT_GUIDE: GuideFacts = {
  * trust it says so, and how the user trusts it. Short: it is paid on every request.
  */
 export function skillGuide(g: GuideFacts): string {
-  const skill = `Keep a procedure as a skill: ${g.skillsDir}/<name>/SKILL.md: \`---\`, \`name: <name>\` (lowercase, hyphens), \`description: <what, when to use>\`, \`---\`, steps.`;
+  const form = `${g.skillsDir}/<name>/SKILL.md: \`---\`, \`name: <name>\` (lowercase, hyphens), \`description: <what, when to use>\`, \`---\`, steps`;
+  // no tool of the model's writes files (an allow list without write_file and edit): it suggests, as it does a server under a list
+  const skill = g.noFileTools
+    ? `Skills are procedures kept as ${form}; no tool of yours writes files: suggest one to the user.`
+    : `Keep a procedure as a skill: ${form}.`;
   const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig}` : g.userConfig;
   const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
-  const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
+  const mcp = g.mcpOff
+    ? "MCP servers are off in this run (--no-mcp): a server added to the config starts only in a run without it."
+    : g.writable && !g.noFileTools
+      ? `More tools: add an MCP server, ${table}, to ${configs}.`
+      : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
   const untrusted = g.untrusted ? ` ${UNTRUSTED_GUIDE}` : "";
   // under a permission list a skill new or changed in the user's folders, or a trusted project's .hey/skills, loads at
   // the user's /reload once they say yes there (trust/instruction-yes.ts), and later runs leave it out (a -p run too)
   // until that yes or one at an interactive start; that holds in every run mode
   const held = !g.writable;
-  return `${skill}\n${mcp}\n${held ? HELD_LOADS : "Both load at the user's /reload or next run (a new server after their yes)."}${untrusted}`;
+  const loads = g.mcpOff
+    ? held
+      ? HELD_SKILL_LOADS
+      : "A skill loads at the user's /reload or next run."
+    : held
+      ? HELD_LOADS
+      : "Both load at the user's /reload or next run (a new server after their yes).";
+  return `${skill}\n${mcp}\n${loads}${untrusted}`;
 }
 
 /** When the guide's skill and server load while a permission list holds the user's new skills for their yes. */
 export const HELD_LOADS =
   "Both load at the user's /reload after their yes there; later runs leave a new or changed skill out until the user approves it (at /reload, or when hey next starts at a terminal).";
+
+/** HELD_LOADS with MCP servers off (--no-mcp): of a skill alone. */
+export const HELD_SKILL_LOADS =
+  "A skill loads at the user's /reload after their yes there; later runs leave a new or changed skill out until the user approves it (at /reload, or when hey next starts at a terminal).";
 
 /** The guide's last words in a project whose files are left out for want of trust. */
 export const UNTRUSTED_GUIDE = `This project is untrusted: its ${PROJECT_FILES} do not load; ask the user to /trust it.`;

@@ -39,7 +39,7 @@ export function byPrecedence(found: readonly Skill[]): { skills: Skill[]; proble
   const problems: SkillProblem[] = [];
   for (const skill of found) {
     const earlier = byName.get(skill.name);
-    if (earlier) problems.push({ level: "note", message: `${skill.path}: skill "${skill.name}" replaces the one in ${earlier.path}` });
+    if (earlier) problems.push({ level: "note", message: `${skill.path}: skill "${skill.name}" replaces the one in ${earlier.path}`, replaced: earlier.path });
     byName.set(skill.name, skill);
   }
   return { skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };

@@ -49,6 +49,8 @@ export interface SkillProblem {
   userOnly?: boolean;
   /** the file's version when it was read (its mtime and size): an edit that leaves the problem is told from no edit */
   version?: string;
+  /** a note that a skill replaces another of its name: the file of the one not used */
+  replaced?: string;
 }
 
 /**

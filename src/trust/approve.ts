@@ -19,6 +19,8 @@ import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts"
 import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
+import { childEnv, missingCommand } from "../mcp/stdio.ts";
+import { sameServer } from "../mcp/takeover.ts";
 
 export { decideInstructions, guardingInstructions, instructionGate, withProjectSkills } from "./instructions.ts"; // the start's question beside decideWidenings
 
@@ -107,7 +109,12 @@ export async function decideWidenings(
   ask: ((question: string) => Promise<string | undefined>) | undefined,
   warn: (message: string) => void,
   servers = true,
+  env?: Record<string, string | undefined>,
 ): Promise<LoadedConfig> {
+  // a new server whose command is not found is never asked about, as /reload refuses it: its error instead, and the question leaves servers out
+  const cannot = ask && servers && env ? [...unstartable(config, env).values()] : [];
+  for (const line of cannot) warn(`${line}; hey asks about MCP server changes once that is fixed (then /reload)`);
+  if (cannot.length) servers = false;
   const pending = widenings(config, servers);
   if (pending.length === 0) return config;
   // the settings as used (the approved lists): while a list is set the agent's tools cannot write hey's config files
@@ -116,6 +123,28 @@ export async function decideWidenings(
   if (typed !== undefined && readAnswer(typed) === "yes") return config.approve(servers);
   for (const line of approvalNotice(pending, ask !== undefined, agentWrites)) warn(line);
   return config;
+}
+
+/**
+ * The servers a yes would start that are not running as approved and whose command is not found
+ * (`FILE:LINE: [mcp.x] command "y" not found on PATH`), looked for as their start looks (mcp/stdio.ts).
+ */
+export function unstartable(config: LoadedConfig, env: Record<string, string | undefined>): Map<string, string> {
+  const approved = config.settings.mcp.servers;
+  const out = new Map<string, string>();
+  if (!widenings(config).some((w) => w.lines.some(aboutServer))) return out;
+  let all: LoadedConfig;
+  try {
+    all = config.approve(true);
+  } catch {
+    return out; // files that do not resolve approved: the question (or /reload) says why
+  }
+  for (const s of all.settings.mcp.servers) {
+    if (!s.enabled || s.command === undefined || approved.some((a) => sameServer(a, s))) continue;
+    const why = missingCommand(s.command, childEnv(env, s.env), s.cwd);
+    if (why) out.set(s.name, `${s.at} ${why}`);
+  }
+  return out;
 }
 
 /**

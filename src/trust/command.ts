@@ -12,7 +12,7 @@ import { places, projectRoot, type Places } from "../fs/places.ts";
 import { gatedResources, realDir } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
 import { fitted, isTty, writer } from "../ui/term.ts";
-import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
+import { alreadyTrustedNotice, effectsBlock, HOME_NO_PROJECT, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
 import { trustSkillsBlock } from "./instruction-approval.ts";
 import { skillsForTrust } from "./instructions.ts";
@@ -95,6 +95,10 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
   const resources = gatedResources(at.root);
   say(`project: ${project}${at.root !== cwd ? ` (the project of ${cwd})` : ""}`);
   say(resources.length ? `it has ${resources.join(", ")}` : "it has no .hey/config.toml, skills or .mcp.json yet");
+  if (!revoke && at.root === at.home) {
+    err.write(`hey: hey trust recorded nothing: ${HOME_NO_PROJECT}\n`);
+    return EXIT.usage;
+  }
   try {
     if (revoke) {
       await trustProject(at, false);

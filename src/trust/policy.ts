@@ -50,7 +50,14 @@ export function withDecision(file: TrustFile, project: string, trusted: boolean,
  * guard is trusted in the REPL — what appears during the session (a skill the agent wrote) was
  * made in it — and not asked about; a run without a terminal never asks and loads nothing.
  */
-export function decideTrust(i: { approve: boolean; stored: boolean | undefined; interactive: boolean; resources: readonly string[] }): boolean | "ask" {
+export function decideTrust(i: {
+  approve: boolean;
+  stored: boolean | undefined;
+  interactive: boolean;
+  resources: readonly string[];
+  home?: boolean;
+}): boolean | "ask" {
+  if (i.home) return false; // the home directory is no project: never trusted, never asked about (HOME_NO_PROJECT)
   if (i.approve) return true;
   if (i.stored !== undefined) return i.stored;
   if (!i.interactive) return false;
@@ -123,10 +130,18 @@ export function grownTrustNotice(project: string, resources: readonly string[], 
   return `${visible(project)} is trusted now (recorded in ${trustFile}): this /reload loaded its ${list(resources)}, which appeared in this session, and the next start loads ${resources.length === 1 ? "it" : "them"} too, asking only about a change you did not approve (/untrust takes it back)`;
 }
 
-/** A `/reload` in a project that is not trusted, which has files it then may not load: what they are and how to load them. */
-export function untrustedReloadNotice(resources: readonly string[], oneShot = false): string {
+/** A `/reload` in a project that is not trusted, which has files it then may not load: what they are and how to load them (`home`: none, HOME_NO_PROJECT). */
+export function untrustedReloadNotice(resources: readonly string[], oneShot = false, home = false): string {
+  if (home) return `not loaded: ${list(resources)} (${HOME_NO_PROJECT})`;
   return `not loaded: ${list(resources)} (this project is not trusted: ${oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them"})`;
 }
+
+/**
+ * Why hey started in the home directory loads none of its `.hey/` (README "Grow it": the home
+ * directory is no project), said by /trust, `hey trust`, a /reload and the start there.
+ */
+export const HOME_NO_PROJECT =
+  "the home directory is no project: hey never trusts it nor loads its .hey/; skills and MCP servers for every directory go in your user config folder (~/.config/hey/)";
 
 /** What follows "unknown provider NAME" when `[provider.NAME]` is in the project's config `file` (relative to its root), not loaded for want of trust. */
 export function unloadedProviderHint(name: string, file: string): string {
@@ -301,14 +316,14 @@ export function adoptedNotice(files: readonly string[], record: string): string 
  * recorded "no"; `deny`: the `.hey/config.toml` deny entries that apply all the same (config/load.ts).
  */
 export function untrustedNotice(
-  resources: readonly string[],
-  stored: boolean | undefined,
-  trustFile: string,
+  trust: { resources: readonly string[]; stored: boolean | undefined; file: string; home?: boolean },
   interactive = false,
   deny?: readonly string[],
 ): string {
-  const how =
-    stored === false
+  const { resources, stored, file: trustFile } = trust;
+  const how = trust.home
+    ? HOME_NO_PROJECT
+    : stored === false
       ? `you said no in ${trustFile}; ${interactive ? "/trust (or hey trust)" : "hey trust"} changes it, --approve trusts it for one run`
       : "this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks";
   const narrowing = deny?.length ? `; .hey/config.toml's [permission] deny entries apply all the same: they only narrow what runs` : "";

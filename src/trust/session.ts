@@ -10,7 +10,7 @@ import { errorText } from "../kernel/errors.ts";
 import type { Approvals } from "../config/approvals.ts";
 import { recordOnAnswer, rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
-import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice, untrustedReloadNotice } from "./policy.ts";
+import { grownTrustNotice, HOME_NO_PROJECT, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice, untrustedReloadNotice } from "./policy.ts";
 import { trustSkillsBlock } from "./instruction-approval.ts";
 import { skillsForTrust } from "./instructions.ts";
 import { recordShownSkills, weighProjectSkills } from "./instruction-yes.ts";
@@ -59,6 +59,7 @@ async function changeTrust(
   record: (() => Promise<Approvals>) | undefined,
 ): Promise<string> {
   const { root, trustFile } = parts.project;
+  if (trusted && root === parts.project.home) return `/trust recorded nothing: ${HOME_NO_PROJECT}`;
   const { files, problems } = readProjectFiles(parts.project);
   const effects = trusted ? effectLines(files) : [];
   const skills = trusted ? skillsForTrust(parts.approvals, parts.project) : []; // read once: a yes approves them as shown
@@ -79,12 +80,8 @@ async function changeTrust(
   parts.trust.trusted = trusted;
   parts.trust.provisional = parts.trust.approvedOnly = false; // recorded: a run `/clear` or `/resume` builds names the project's folders
   const said = trustedNotice(label, trusted, resources, trustFile, true, trusted && parts.trust.loaded);
-  return trusted && root === parts.project.home ? `${said}\n${HOME_NO_PROJECT}` : said;
+  return said;
 }
-
-/** After `/trust` in the home directory: what the user may take it for is not what it does (fs/places.ts projectRoot). */
-export const HOME_NO_PROJECT =
-  "the home directory is no project: its .hey/ loads only when hey starts in ~ itself, never in a directory below it; skills and MCP servers for every directory belong in your user config folder (~/.config/hey/)";
 
 /** Whether the project was trusted before `/trust`: "approved" when only --approve made it so (trust.json does not say it). */
 function trustedBefore(parts: SessionTrust): boolean | "approved" {
@@ -135,7 +132,7 @@ export function leftOutNotice(trust: SessionTrust["trust"], root: string, oneSho
 }
 
 /** What a `/reload` may not load of the project's files (untrusted) or never reads (below the root), one line each with what to do (issue 26). */
-export function reloadLeftOut(trusted: boolean, at: Pick<Places, "cwd" | "root">, oneShot: boolean): string[] {
+export function reloadLeftOut(trusted: boolean, at: Pick<Places, "cwd" | "root" | "home">, oneShot: boolean): string[] {
   const gated = trusted ? [] : gatedResources(at.root);
-  return [...(gated.length ? [untrustedReloadNotice(gated, oneShot)] : []), ...strayNotices(at.cwd, at.root)];
+  return [...(gated.length ? [untrustedReloadNotice(gated, oneShot, at.root === at.home)] : []), ...strayNotices(at.cwd, at.root)];
 }

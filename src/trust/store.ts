@@ -212,6 +212,8 @@ export interface TrustOutcome {
   approvedOnly?: boolean;
   /** trust.json */
   file: string;
+  /** hey started in the home directory, which is no project: never trusted (trust/policy.ts HOME_NO_PROJECT) */
+  home?: true;
 }
 
 /**
@@ -239,7 +241,9 @@ export async function settleTrust(opts: {
 }): Promise<TrustOutcome | "cancelled"> {
   const file = opts.trustFile;
   const project = projectKey(opts.here.root);
-  const resources = gatedResources(opts.here.root);
+  const home = opts.here.root === opts.here.home;
+  // in the home directory its .claude/ is the user's own (their skills load as the user's): nothing of a project's
+  const resources = gatedResources(opts.here.root).filter((r) => !home || join(opts.here.root, r) !== join(opts.here.claudeDir, "skills/"));
   let stored: boolean | undefined;
   if (opts.approve) {
     // trusted whatever trust.json says: it is read below, quietly, only for what the guide names
@@ -261,11 +265,21 @@ export async function settleTrust(opts: {
       stored = undefined;
     }
   }
-  const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources });
+  const decision = decideTrust({ approve: opts.approve, stored, interactive: opts.interactive, resources, home });
   if (decision !== "ask") {
     // --approve: whether the next plain run trusts the project is asked quietly (a warning is that run's to say)
     const approvedOnly = opts.approve && !recordedQuietly(opts.here.root, file, opts.approvals.record);
-    return { trusted: decision, resources, stored, asked: false, provisional: decision && stored === undefined && !opts.approve, approvedOnly, file };
+    const atHome = home ? { home: true as const } : {};
+    return {
+      trusted: decision,
+      resources,
+      stored,
+      asked: false,
+      provisional: decision && stored === undefined && !opts.approve,
+      approvedOnly,
+      file,
+      ...atHome,
+    };
   }
   const shown = readProjectFiles(opts.here).files; // read once: a yes approves what the question listed
   const skills = skillsForTrust(opts.approvals, opts.here); // and the skills as it shows them

@@ -316,6 +316,13 @@ describe("providers, MCP servers and the choice of model", () => {
     ["an MCP server with command and url", '[mcp.gh]\ncommand = "gh-mcp"\nurl = "https://h/mcp"', {}, {}, `${U}: [mcp.gh] has both command and url; keep one`],
     ["an MCP server with neither", '[mcp.gh]\nargs = ["x"]', {}, {}, `${U}: [mcp.gh] needs command (a local server) or url (a remote one)`],
     [
+      "an MCP server whose name has a dot, which nests tables",
+      '[mcp.my.server]\ncommand = "node"',
+      {},
+      {},
+      `${U}: [mcp.my.server]: a dot in a server's name makes a table inside [mcp.my]; quote the name, [mcp."my.server"], or write it with - ([mcp.my-server])`,
+    ],
+    [
       "an MCP server defined twice",
       '[mcp]\nservers = [{ name = "fs", command = "a" }]\n[mcp.fs]\ncommand = "b"',
       {},

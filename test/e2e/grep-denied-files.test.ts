@@ -29,6 +29,6 @@ test("deny = [\"grep: **/.env\"]: grep KEY . returns the allowed file's line and
   expect(search).toContain("api/config.ts:1: export const key = env.KEY;");
   expect(search).toContain("[2 files not searched: the permission rules keep them from grep]");
   expect(search).not.toContain("secret-value");
-  expect(named).toBe("blocked by permission rules: grep of `api/.env` matches deny entry `grep: **/.env`");
+  expect(named).toBe("blocked by permission rules: grep of `api/.env` matches deny entry `grep: **/.env` in ~/.config/hey/config.toml:8");
   expect(run.stdout).not.toContain("secret-value");
 });

@@ -68,6 +68,9 @@ test("with a [permission] list of hey's own nothing is said at start; hey doctor
     const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
     expect(doctor.stdout).toContain("! warning: ~/.claude/settings.json has Claude Code permission rules (3 deny, 1 allow) that hey does not apply");
     expect(doctor.stdout).toContain("and refuse the same, write in ~/.config/hey/config.toml:");
+    // below the user's own list, never that hey has none
+    expect(doctor.stdout).toContain("that hey does not apply: hey applies its own [permission] list alone (the one shown), not these.");
+    expect(doctor.stdout).not.toContain("with no [permission] list of its own");
   }
 });
 

@@ -21,7 +21,11 @@ const write = (path: string, text: string) => {
 
 const DENY = '[permission]\ndeny = ["bash: echo PUSHED*"]\n';
 const SKILL = "---\nname: x\ndescription: Says x. Use it for x.\n---\nSay x.\n";
-const REFUSED = "blocked by permission rules: `echo PUSHED1` matches deny entry `bash: echo PUSHED*`";
+/** The refusal by an entry no file of this run names any more (recorded of the file above): no place to name */
+const UNPLACED = "blocked by permission rules: `echo PUSHED1` matches deny entry `bash: echo PUSHED*`";
+/** The refusal of `echo PUSHED1` by the root's deny entry, named with the file it is written in. */
+const REFUSED = () =>
+  `blocked by permission rules: \`echo PUSHED1\` matches deny entry \`bash: echo PUSHED*\` in ${realpathSync(scripted.project.path)}/.hey/config.toml`;
 
 testNeeding(["git"])("a `git init` of the package hey runs in leaves the root's deny entries in force at the next start", async () => {
   const root = realpathSync(scripted.project.path);
@@ -49,11 +53,11 @@ testNeeding(["git"])("a `git init` of the package hey runs in leaves the root's 
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const second = await hey(["-p", "push it"]);
   expect(second.code).toBe(0);
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
 
   // said once per project, from whichever of its directories hey starts
   const fromWeb = await runHey(["-p", "push it"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
   expect(fromWeb.stderr).not.toContain("apply too");
 });
 
@@ -78,7 +82,7 @@ test("with no git, a skill written from a subdirectory leaves the parent's deny 
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const second = await hey(["-p", "push it"]);
   expect(second.code).toBe(0);
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
   expect(second.stderr).toContain(`deny entries of ../.hey/config.toml apply too: it is above this project (${a})`);
 });
 
@@ -104,13 +108,13 @@ testNeeding(["git"])("a `.hey/` that is a link (one shared by checkouts): its de
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const second = await hey(["-p", "push it"]);
   expect(second.code).toBe(0);
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
 
   // the link removed (as `rm ../../.hey` would): found gone by the path it had, and its entries still apply
   rmSync(join(root, ".hey"));
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const unlinked = await hey(["-p", "push it"]);
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([UNPLACED]);
   expect(unlinked.stderr).toContain(`${join(root, ".hey", "config.toml")} is gone; its deny entries recorded (it is above this project) still apply`);
 });
 
@@ -136,10 +140,10 @@ testNeeding(["git"])("after a removed approvals record, the deny entries above a
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const lost = await hey(["-p", "push it"]);
   expect(lost.stderr).toContain("approvals.json is missing");
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
   expect(Object.keys(JSON.parse(readFileSync(record, "utf8")).configs)).toContain(join(root, ".hey", "config.toml"));
 
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   expect((await hey(["-p", "push it"])).code).toBe(0);
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
 });

@@ -19,7 +19,11 @@ const write = (path: string, text: string) => {
 
 const DENY = '[permission]\ndeny = ["bash: echo PUSHED*"]\n';
 const SKILL = "---\nname: x\ndescription: Says x. Use it for x.\n---\nSay x.\n";
-const REFUSED = "blocked by permission rules: `echo PUSHED1` matches deny entry `bash: echo PUSHED*`";
+/** The refusal by an entry no file of this run names any more (recorded of the file above): no place to name */
+const UNPLACED = "blocked by permission rules: `echo PUSHED1` matches deny entry `bash: echo PUSHED*`";
+/** The refusal of `echo PUSHED1` by the root's deny entry, named with the file it is written in. */
+const REFUSED = () =>
+  `blocked by permission rules: \`echo PUSHED1\` matches deny entry \`bash: echo PUSHED*\` in ${realpathSync(scripted.project.path)}/.hey/config.toml`;
 
 test("a skill written from web/ moves the project to web/; the root's deny entries still refuse `echo PUSHED1` there", async () => {
   const root = realpathSync(scripted.project.path);
@@ -50,7 +54,7 @@ test("a skill written from web/ moves the project to web/; the root's deny entri
   const second = await hey(["-p", "push it"]);
   expect(second.code).toBe(0);
   const [pushed, emptied] = scripted.results();
-  expect(pushed).toBe(REFUSED);
+  expect(pushed).toBe(REFUSED());
   expect(emptied).toStartWith("blocked by permission rules: ../.hey/config.toml is one of hey's control files"); // nor can the agent take the list away
   expect(readFileSync(join(root, ".hey", "config.toml"), "utf8")).toBe(DENY);
   const notice = `hey: deny entries of ../.hey/config.toml apply too: it is above this project (${web})`;
@@ -62,7 +66,7 @@ test("a skill written from web/ moves the project to web/; the root's deny entri
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const third = await hey(["--approve", "-p", "push it"]);
   expect(third.code).toBe(0);
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([REFUSED()]);
   expect(third.stderr).not.toContain("apply too");
 
   // hey doctor names the file every time, beside the deny list
@@ -85,7 +89,7 @@ test("a deny entry the user drops from the root's file still refuses from web/: 
   write(join(root, ".hey", "config.toml"), "[permission]\ndeny = []\n");
   scripted.calls = [["bash", { command: "echo PUSHED1" }]];
   const trusted = await hey(["--approve", "-p", "push it"]); // web/ trusted for the run
-  expect(scripted.results()).toEqual([REFUSED]);
+  expect(scripted.results()).toEqual([UNPLACED]);
   expect(trusted.stderr).toContain("which still apply; nothing else in the file is used here (it is above this project: only its deny entries apply)");
   expect(trusted.stderr).not.toContain("the project is not trusted");
 

@@ -30,12 +30,12 @@ test("under deny rm *, find -delete, unlink, git clean -f and python's os.remove
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got.slice(0, 3)).toEqual([
-    "blocked by permission rules: `find . -name '*.tmp' -delete` matches deny entry `bash: rm *` by another name: find -delete removes the files it finds",
-    "blocked by permission rules: `unlink b.txt` matches deny entry `bash: rm *` by another name: unlink removes a file",
-    "blocked by permission rules: `git clean -fdx` matches deny entry `bash: rm *` by another name: git clean -f removes untracked files",
+    "blocked by permission rules: `find . -name '*.tmp' -delete` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8 by another name: find -delete removes the files it finds",
+    "blocked by permission rules: `unlink b.txt` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8 by another name: unlink removes a file",
+    "blocked by permission rules: `git clean -fdx` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8 by another name: git clean -f removes untracked files",
   ]);
   expect(got[3]).toBe(
-    "blocked by permission rules: `python3 -c 'import os; os.remove(\"c.txt\")'` does what deny entry `bash: rm *` refuses: its code calls `remove`",
+    "blocked by permission rules: `python3 -c 'import os; os.remove(\"c.txt\")'` does what deny entry `bash: rm *` in ~/.config/hey/config.toml:8 refuses: its code calls `remove`",
   );
   expect(got[4]).toContain("fine");
   for (const name of ["a.tmp", "b.txt", "c.txt"]) expect({ name, there: existsSync(join(project.path, name)) }).toEqual({ name, there: true });
@@ -57,10 +57,10 @@ test("under deny rm -rf build, curl -X POST * and git reset --hard *, emptying a
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got.slice(0, 4)).toEqual([
-    "blocked by permission rules: `: > build/app.js` does what deny entry `bash: rm -rf build` refuses: it empties `build/app.js` (the entry names `build`)",
-    "blocked by permission rules: `curl -X post http://127.0.0.1:9/x` matches deny entry `bash: curl -X POST *`",
-    "blocked by permission rules: `gh api repos/o/r/issues -f title=x` does what deny entry `bash: curl -X POST *` refuses: gh api sends a POST when given `-f` and no method",
-    "blocked by permission rules: `git restore .` does what deny entry `bash: git reset --hard *` refuses: git restore overwrites the working tree's changes to the files it names",
+    "blocked by permission rules: `: > build/app.js` does what deny entry `bash: rm -rf build` in ~/.config/hey/config.toml:8 refuses: it empties `build/app.js` (the entry names `build`)",
+    "blocked by permission rules: `curl -X post http://127.0.0.1:9/x` matches deny entry `bash: curl -X POST *` in ~/.config/hey/config.toml:8",
+    "blocked by permission rules: `gh api repos/o/r/issues -f title=x` does what deny entry `bash: curl -X POST *` in ~/.config/hey/config.toml:8 refuses: gh api sends a POST when given `-f` and no method",
+    "blocked by permission rules: `git restore .` does what deny entry `bash: git reset --hard *` in ~/.config/hey/config.toml:8 refuses: git restore overwrites the working tree's changes to the files it names",
   ]);
   expect(got[4]).toContain("fine");
   expect(readFileSync(join(project.path, "build", "app.js"), "utf8")).toBe("keep\n");
@@ -82,8 +82,8 @@ test("under deny rm * and npm publish *, hey looks at the disk and at package.js
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got.slice(0, 2)).toEqual([
-    "blocked by permission rules: `: > notes.txt` does what deny entry `bash: rm *` refuses: it empties `notes.txt`",
-    "blocked by permission rules: `npm run release` runs package.json's script `release` (`npm run build && np --yolo`): `np --yolo` matches deny entry `bash: npm publish *` by another name: np publishes to npm",
+    "blocked by permission rules: `: > notes.txt` does what deny entry `bash: rm *` in ~/.config/hey/config.toml:8 refuses: it empties `notes.txt`",
+    "blocked by permission rules: `npm run release` runs package.json's script `release` (`npm run build && np --yolo`): `np --yolo` matches deny entry `bash: npm publish *` in ~/.config/hey/config.toml:8 by another name: np publishes to npm",
   ]);
   expect(got[2]).toContain("made");
   expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("keep\n");
@@ -105,8 +105,8 @@ test("under deny rm *, an install at a workspace's root is refused for a package
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got.slice(0, 2)).toEqual([
-    `blocked by permission rules: \`npm install\` runs ${join(project.path, "packages", "ui", "package.json")}'s script \`prepare\` (\`rm -rf dist && tsc\`): \`rm -rf dist\` matches deny entry \`bash: rm *\``,
-    `blocked by permission rules: \`bun run clean\` runs ${join(project.path, "package.json")}'s script \`clean\` (\`rm -rf dist\`): \`rm -rf dist\` matches deny entry \`bash: rm *\``,
+    `blocked by permission rules: \`npm install\` runs ${join(project.path, "packages", "ui", "package.json")}'s script \`prepare\` (\`rm -rf dist && tsc\`): \`rm -rf dist\` matches deny entry \`bash: rm *\` in ~/.config/hey/config.toml:8`,
+    `blocked by permission rules: \`bun run clean\` runs ${join(project.path, "package.json")}'s script \`clean\` (\`rm -rf dist\`): \`rm -rf dist\` matches deny entry \`bash: rm *\` in ~/.config/hey/config.toml:8`,
   ]);
   expect(got[2]).toContain("fine");
 });

@@ -48,7 +48,7 @@ test("under a deny list, cp and tee may not be handed hey's approvals record or 
   );
   expect(got[1]).toBe("blocked by permission rules: `.hey/config.toml` names hey's own configuration or trust file, which the agent may not change");
   expect(got[2]).toBe(
-    `blocked by permission rules: \`git push\` may force the push through git's config (${join(realpathSync(project.path), ".git", "config")}: remote.origin.push = +refs/heads/*:refs/heads/*): deny entry \`bash: git push --force *\``,
+    `blocked by permission rules: \`git push\` may force the push through git's config (${join(realpathSync(project.path), ".git", "config")}: remote.origin.push = +refs/heads/*:refs/heads/*): deny entry \`bash: git push --force *\` in ~/.config/hey/config.toml:8`,
   );
   expect(got[3]).toContain("fine");
   expect(readFileSync(approvals, "utf8")).toBe(recorded);

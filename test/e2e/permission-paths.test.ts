@@ -43,8 +43,12 @@ test("read_file: src/** and a deny of ~/.ssh/**: the key, a link to it and ../ot
     const key = join(realpathSync(home.path), ".ssh", "id_ed25519");
     const env = join(realpathSync(other), ".env");
     const shown = (path: string, real: string) => (join(project.path, path) === real ? "" : ` (${real})`); // where the temp dir is no link
-    expect(got[0]).toBe("blocked by permission rules: read_file of `~/.ssh/id_ed25519` matches deny entry `read_file: ~/.ssh/**`");
-    expect(got[1]).toBe(`blocked by permission rules: read_file of \`src/keys/id_ed25519\` (${key}) matches deny entry \`read_file: ~/.ssh/**\``);
+    expect(got[0]).toBe(
+      "blocked by permission rules: read_file of `~/.ssh/id_ed25519` matches deny entry `read_file: ~/.ssh/**` in ~/.config/hey/config.toml:9",
+    );
+    expect(got[1]).toBe(
+      `blocked by permission rules: read_file of \`src/keys/id_ed25519\` (${key}) matches deny entry \`read_file: ~/.ssh/**\` in ~/.config/hey/config.toml:9`,
+    );
     expect(got[2]).toBe(
       `blocked by permission rules: read_file of \`../${other.split("/").at(-1)}/.env\`${shown(`../${other.split("/").at(-1)}/.env`, env)} matches no allow entry in ~/.config/hey/config.toml: add "read_file: ${env}" there (allowed: read_file: src/**, grep: src/**)`,
     );

@@ -30,12 +30,12 @@ test("under deny rm *, scripts written and run, git config values and make recip
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got.slice(0, 6)).toEqual([
-    "blocked by permission rules: `sh s.sh` runs `s.sh`, which this command writes: `r''m v1.txt` matches deny entry `bash: rm *`",
-    "blocked by permission rules: `sh s2.sh` names `rm`, which `sh` could run: deny entry `bash: rm *`",
-    "blocked by permission rules: `sh s4.sh` names `rm`, which `sh` could run: deny entry `bash: rm *`",
+    "blocked by permission rules: `sh s.sh` runs `s.sh`, which this command writes: `r''m v1.txt` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8",
+    "blocked by permission rules: `sh s2.sh` names `rm`, which `sh` could run: deny entry `bash: rm *` in ~/.config/hey/config.toml:8",
+    "blocked by permission rules: `sh s4.sh` names `rm`, which `sh` could run: deny entry `bash: rm *` in ~/.config/hey/config.toml:8",
     "blocked by permission rules: cannot verify `sh s5.sh`: it runs `s5.sh`, which this command writes with `echo` of a backslash, which dash and bash write differently",
-    `blocked by permission rules: \`git -c alias.x="!r''m v6.txt" x\` sets git's alias.x, which git runs with the shell: \`r''m v6.txt\` matches deny entry \`bash: rm *\``,
-    "blocked by permission rules: `make -f /dev/stdin <<'X'` gives make a makefile on stdin: `r''m v7.txt` matches deny entry `bash: rm *`",
+    `blocked by permission rules: \`git -c alias.x="!r''m v6.txt" x\` sets git's alias.x, which git runs with the shell: \`r''m v6.txt\` matches deny entry \`bash: rm *\` in ~/.config/hey/config.toml:8`,
+    "blocked by permission rules: `make -f /dev/stdin <<'X'` gives make a makefile on stdin: `r''m v7.txt` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8",
   ]);
   expect(got[6]).toContain("fine");
   for (const name of files) expect({ name, there: existsSync(join(project.path, name)) }).toEqual({ name, there: true });

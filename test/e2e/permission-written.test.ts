@@ -34,10 +34,10 @@ test("under deny rm *, scripts other programs write, /bin/sh, a piped makefile a
   expect(got.slice(0, 6)).toEqual([
     "blocked by permission rules: cannot verify `sh s.sh`: it runs `s.sh`, which `uniq - s.sh` names and so could write: what it holds is known only when it runs",
     "blocked by permission rules: cannot verify `sh s2.sh`: it runs `s2.sh`, which `sed -n 'w s2.sh'` names and so could write: what it holds is known only when it runs",
-    "blocked by permission rules: `/bin/sh s3.sh` runs `s3.sh`, which this command writes: `r''m v3.txt` matches deny entry `bash: rm *`",
+    "blocked by permission rules: `/bin/sh s3.sh` runs `s3.sh`, which this command writes: `r''m v3.txt` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8",
     "blocked by permission rules: cannot verify `make -f -`: it gives make a makefile from a pipe, which the rules cannot see",
-    `blocked by permission rules: \`git -c credential.helper="/bin/r''m v5.txt #" credential fill < /dev/null\` sets git's credential.helper, which git runs with the shell: \`/bin/r''m v5.txt #\` matches deny entry \`bash: rm *\``,
-    "blocked by permission rules: `git grep -Orm -e keep` gives git grep a command it runs with the shell: `rm` matches deny entry `bash: rm *`",
+    `blocked by permission rules: \`git -c credential.helper="/bin/r''m v5.txt #" credential fill < /dev/null\` sets git's credential.helper, which git runs with the shell: \`/bin/r''m v5.txt #\` matches deny entry \`bash: rm *\` in ~/.config/hey/config.toml:8`,
+    "blocked by permission rules: `git grep -Orm -e keep` gives git grep a command it runs with the shell: `rm` matches deny entry `bash: rm *` in ~/.config/hey/config.toml:8",
   ]);
   expect(got[6]).toContain("fine");
   for (const name of files) expect({ name, there: existsSync(join(project.path, name)) }).toEqual({ name, there: true });

@@ -50,7 +50,7 @@ test("Claude's project rule Read(.env) becomes entries anchored at the project; 
   const run = await runHey(["-p", "show the pin"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
   expect(run.code).toBe(0);
   const got = scripted.results();
-  expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\``);
+  expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\` in ~/.config/hey/config.toml:8`);
   expect(got[1]).toStartWith('no matches for "PIN" in ..');
   expect(got[1]).toContain("[1 file not searched: the permission rules keep it from grep]");
   expect(got[2]).toBe("1\t<p>hi</p>");
@@ -68,7 +68,7 @@ test("a project's own .hey/config.toml deny of **/.env holds from web/: its patt
   // the untrusted project's deny entries are no list of the user's: Claude's rules are still said
   expect(run.stderr).toContain(".claude/settings.json has Claude Code permission rules (1 deny)");
   const got = scripted.results();
-  expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\``);
+  expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\` in ${root}/.hey/config.toml`);
   expect(got[1]).toContain("[1 file not searched: the permission rules keep it from grep]");
   expect(got[2]).toBe("1\t<p>hi</p>");
   expect(got.join("\n")).not.toContain("4711");

@@ -200,6 +200,28 @@ test("/reload: a new MCP server whose command is not found is the reload's error
   await say(term, "/quit", "[exit 0]");
 });
 
+test("start-up: a new MCP server whose command is not found is said with file and line, never asked about; hey mcp list says the same", async () => {
+  write(userConfigFile(), userConfig(["read_file"]));
+  await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
+  write(userConfigFile(), `${userConfig(["read_file"])}[mcp.ghost]\ncommand = "no-such-command-hey-test"\n`);
+  const line = userConfig(["read_file"]).split("\n").length;
+  const missing = `${userConfigFile()}:${line}: [mcp.ghost] command "no-such-command-hey-test" not found on PATH`;
+  const list = await runHey(["mcp", "list"], { cwd: project.path, env: { HOME: home.path } });
+  const one = (text: string) => text.replace(/\s+/g, " ");
+  expect(one(list.stdout + list.stderr)).toContain(`ghost: not started · it cannot start: ${missing}; hey asks about it once that is fixed`);
+  expect(list.stdout + list.stderr).not.toContain("start hey to approve it");
+  const term = await openRepl();
+  await term.waitFor(/^›/m);
+  expect(await flat(term)).not.toContain("Use this change?");
+  expect(await flat(term)).toContain(`hey: ${missing}; hey asks about MCP server changes once that is fixed (then /reload)`);
+  // the model is told why its server is not there, so it fixes the table rather than waiting for a yes
+  await say(term, "hi", "ok");
+  expect(one(textOf(model.requests.at(-1)!.messages.at(-1)))).toContain(
+    `MCP server ghost (~/.config/hey/config.toml) is not started: it cannot start: ${missing}; fix its table (the user is asked about it once it can start).]`,
+  );
+  await say(term, "/quit", "[exit 0]");
+});
+
 test("a no to a new provider's base_url at start-up: the REPL opens, each prompt is refused naming it, and /model to the approved one works", async () => {
   write(userConfigFile(), userConfig(["read_file"]));
   expect((await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } })).code).toBe(0); // approved as it was

@@ -6,7 +6,7 @@ import type { McpServerSettings } from "../../src/config/settings.ts";
 import { connectServer } from "../../src/mcp/client.ts";
 import { createMcpManager, type McpEvent, type McpManager } from "../../src/mcp/manager.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
-import { childEnv, commandNotFound, findCommand } from "../../src/mcp/stdio.ts";
+import { childEnv, missingCommand } from "../../src/mcp/stdio.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 import { ROOT } from "./e2e.ts";
 
@@ -57,7 +57,7 @@ export function testManager(
     {
       connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch, roots: opts.roots ?? [] }, signal),
       store: createToolStore(opts.cacheDir),
-      missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
+      missingCommand: (command, s) => missingCommand(command, childEnv(env, s.env), s.cwd),
       report: (e) => void events.push(e),
       warn: (m) => void warnings.push(m),
       refused: opts.refused ?? (() => false),

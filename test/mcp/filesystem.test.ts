@@ -64,6 +64,24 @@ test("started with no directory, it works in hey's roots (roots/list: the projec
   expect(outside.isError).toBe(true);
 });
 
+// x3 #4: hey started in the home directory names no roots (its own files are there): the server connects and every call fails
+test("started with no directory where hey names no roots, a refused call says why, and how to give it a directory", async () => {
+  const m = testManager([serverSettings("fs", { command: "node", args: [FS_SERVER] })], { cacheDir: cache.path, roots: [] });
+  managers.push(m);
+  const outside = await m.call("list_directory", { path: realpathSync(root.path) });
+  expect(outside.isError).toBe(true);
+  expect(outside.output).toContain(
+    `[hey: MCP server fs asked hey for its roots and got none: hey runs in a directory that holds hey's own configuration (your home directory, or /), so a server that works in its client's roots may work nowhere; to give it one, name the directory in its table's args (e.g. args = [..., "/path/to/dir"]) and /reload]`,
+  );
+  // with roots named, a refusal is the server's alone
+  const named = testManager([serverSettings("fs2", { command: "node", args: [FS_SERVER] })], { cacheDir: cache.path, roots: [realpathSync(cache.path)] });
+  managers.push(named);
+  await until(async () => (await named.call("list_allowed_directories")).output.includes(realpathSync(cache.path)), "the server to take hey's roots");
+  const refused = await named.call("list_directory", { path: realpathSync(root.path) });
+  expect(refused.isError).toBe(true);
+  expect(refused.output).not.toContain("[hey:");
+});
+
 test("a server whose tools are narrowed by `tools` says how many of them are offered, not only how many it lists", async () => {
   const m = testManager([serverSettings("fs", { command: "node", args: [FS_SERVER, realpathSync(root.path)], tools: ["list_directory", "read_text_file"] })], {
     cacheDir: cache.path,

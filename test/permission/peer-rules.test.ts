@@ -117,6 +117,15 @@ test.each([
   expect(notice).toContain(`  [permission]\n  ${list}`);
 });
 
+test("under the user's own [permission] list (hey doctor shows the notices then too) they say hey applies that list, not that it has none", () => {
+  const claude = peerRulesNotice([".claude/settings.json"], claudeRules({ permissions: { deny: ["Bash(rm:*)"] } }), "y", undefined, true)!;
+  const codex = codexNotice("~/.codex/config.toml", codexSettings({ approval_policy: "untrusted" }), "y", true)!;
+  for (const notice of [claude, codex]) {
+    expect(notice.split("\n")[0]).toEndWith("hey applies its own [permission] list alone (the one shown), not these.");
+    expect(notice).not.toContain("with no [permission] list");
+  }
+});
+
 test.each(['approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', 'model = "o3"\n', '[profiles.safe]\napproval_policy = "untrusted"\n'])(
   "Codex's %p asks about nothing: nothing is said",
   (toml) => {

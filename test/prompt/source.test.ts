@@ -285,6 +285,22 @@ test("what the model is shown of the skills after a skills-only /reload: the sta
   expect(shown.notes.flatMap(notedSkills)).toEqual(["a-new"]);
 });
 
+// x3 #3: the skill the model just wrote lost its name to another folder's: only the user was told, and /reload said "nothing changed"
+test("a skill new at /reload that another folder's skill of its name hides: the model is told too, with the file not used", async () => {
+  const configDir = join(dir.path, "config");
+  const project = join(dir.path, ".hey", "skills", "existing", "SKILL.md");
+  write(project, "---\nname: existing\ndescription: The project's.\n---\nProject body.\n");
+  const source = createPromptSource(options(configDir, []));
+  const own = join(configDir, "skills", "existing", "SKILL.md");
+  write(own, "---\nname: existing\ndescription: Mine, new.\n---\nNew body.\n");
+  const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+  const report = await reloadAll(config, source.reloadables);
+  const said = `${project}: skill "existing" replaces the one in ${own}, so ${own} is not used: give it another name to use it`;
+  expect(formatReload(report)).toContain(`hey: ${said}`);
+  expect(reloadNote(report, [], []) ?? "").toContain(said);
+  expect(source.skills().find((s) => s.name === "existing")?.description).toBe("The project's.");
+});
+
 // x136 finding 5: a project's skill taking the name of the user's own reached the model at /reload as a "warning" to fix
 test("a skill written at /reload that takes the name of the user's own: the user reads that it replaces it, the model is not asked to fix it", async () => {
   const configDir = join(dir.path, "config");

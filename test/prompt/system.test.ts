@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { posix, win32 } from "node:path";
 import { shownPath } from "../../src/prompt/source.ts";
-import { buildSystemPrompt, DEFAULT_GUIDE, LISTED_DESCRIPTION_MAX, skillGuide, type PromptFacts } from "../../src/prompt/system.ts";
+import { buildSystemPrompt, DEFAULT_GUIDE, grantFacts, LISTED_DESCRIPTION_MAX, skillGuide, type PromptFacts } from "../../src/prompt/system.ts";
 
 const facts = (over: Partial<PromptFacts>): PromptFacts => ({
   core: "CORE\n",
@@ -139,6 +139,29 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
     expect(skillGuide({ ...mine, untrusted: true }).split("\n")[2]).toStartWith(`${held} This project is untrusted:`);
     expect(skillGuide({ ...mine, writable: true })).toEndWith("Both load at the user's /reload or next run (a new server after their yes).");
     expect(skillGuide({ ...DEFAULT_GUIDE, writable: false })).toEndWith(held);
+  });
+
+  // x3 #2: under an allow list without write_file and edit the guide told the model to write skills it could not write
+  test("with no tool that writes files offered, the guide says to suggest a skill (and a server) to the user, not to write one", () => {
+    const places = { skillsDir: "~/.config/hey/skills", userConfig: "~/.config/hey/config.toml" };
+    const mine = { ...places, ...grantFacts({ configs: false, files: false, servers: true }) };
+    const [skill, mcp] = skillGuide(mine).split("\n");
+    expect(skill).toBe(
+      "Skills are procedures kept as ~/.config/hey/skills/<name>/SKILL.md: `---`, `name: <name>` (lowercase, hyphens), `description: <what, when to use>`, `---`, steps; no tool of yours writes files: suggest one to the user.",
+    );
+    expect(mcp).toEndWith(": suggest one to the user.");
+    expect(skillGuide(mine)).not.toContain("Keep a procedure as a skill");
+    // write_file offered (a list that allows it): the guide is as before
+    expect(skillGuide({ ...places, ...grantFacts({ configs: false, files: true, servers: true }) })).toStartWith("Keep a procedure as a skill:");
+  });
+
+  // x3 #6: under --no-mcp the guide offered "add an MCP server … loads at /reload", which that run cannot do
+  test("with MCP servers off (--no-mcp) the guide says a server added starts only in another run, and only a skill loads at /reload", () => {
+    const guide = skillGuide({ ...DEFAULT_GUIDE, ...grantFacts({ configs: true, files: true, servers: false }) }).split("\n");
+    expect(guide[1]).toBe("MCP servers are off in this run (--no-mcp): a server added to the config starts only in a run without it.");
+    expect(guide[2]).toBe("A skill loads at the user's /reload or next run.");
+    const held = skillGuide({ ...DEFAULT_GUIDE, ...grantFacts({ configs: false, files: true, servers: false }) }).split("\n");
+    expect(held[2]).toStartWith("A skill loads at the user's /reload after their yes there;");
   });
 
   test("a project root other than the working directory is named in the facts, with the task.md to keep as an absolute path and what its .hey/ holds", () => {

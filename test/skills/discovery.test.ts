@@ -83,9 +83,9 @@ describe("the six folders", () => {
     ]);
     const file = (dir: string) => join(dir, "tidy", "SKILL.md");
     expect(got.problems).toEqual([
-      { level: "note", message: `${file(heyUser!)}: skill "tidy" replaces the one in ${file(agentsUser!)}` },
-      { level: "note", message: `${file(agentsProject!)}: skill "tidy" replaces the one in ${file(heyUser!)}` },
-      { level: "note", message: `${file(heyProject!)}: skill "tidy" replaces the one in ${file(agentsProject!)}` },
+      { level: "note", message: `${file(heyUser!)}: skill "tidy" replaces the one in ${file(agentsUser!)}`, replaced: file(agentsUser!) },
+      { level: "note", message: `${file(agentsProject!)}: skill "tidy" replaces the one in ${file(heyUser!)}`, replaced: file(heyUser!) },
+      { level: "note", message: `${file(heyProject!)}: skill "tidy" replaces the one in ${file(agentsProject!)}`, replaced: file(agentsProject!) },
     ]);
     // untrusted: the user's own win, the project's are not even read
     expect(loadSkills(folders(false)).skills.map((s) => [s.name, s.description])).toEqual([

@@ -256,11 +256,14 @@ describe("a project that grew in the session", () => {
   });
 });
 
-test("/trust in the home directory trusts it, and says it is no project: its .hey/ loads in ~ alone", async () => {
+test("/trust in the home directory records nothing, and says it is no project: hey never trusts ~ nor loads its .hey/", async () => {
   parts.project.home = root;
   const said = await setSessionTrust(parts, true, undefined);
-  expect(said).toContain("the home directory is no project: its .hey/ loads only when hey starts in ~ itself");
-  expect(trustedIn()).toBe(true);
-  parts.project.home = tmp.path; // a project below home: not said
+  expect(said).toBe(
+    "/trust recorded nothing: the home directory is no project: hey never trusts it nor loads its .hey/; skills and MCP servers for every directory go in your user config folder (~/.config/hey/)",
+  );
+  expect(trustedIn()).not.toBe(true);
+  parts.project.home = tmp.path; // a project below home: trusted as ever
   expect(await setSessionTrust(parts, true, undefined)).not.toContain("no project");
+  expect(trustedIn()).toBe(true);
 });

@@ -36,6 +36,10 @@ describe("decideTrust", () => {
     ["nothing recorded, in the REPL: ask", { approve: false, stored: undefined, interactive: true, resources: [".hey/skills/"] }, "ask"],
     ["nothing to guard, in the REPL: trusted for the session, not asked", { approve: false, stored: undefined, interactive: true, resources: [] }, true],
     ["nothing to guard, without a terminal", { approve: false, stored: undefined, interactive: false, resources: [] }, false],
+    // the home directory is no project: never asked about, not trusted by a recorded yes, --approve or for the session
+    ["the home directory, in the REPL", { approve: false, stored: undefined, interactive: true, resources: [".hey/skills/"], home: true }, false],
+    ["the home directory, a recorded yes", { approve: false, stored: true, interactive: true, resources: [], home: true }, false],
+    ["the home directory, --approve", { approve: true, stored: undefined, interactive: false, resources: [".hey/config.toml"], home: true }, false],
   ])("%s", (_, input, want) => {
     expect(decideTrust(input)).toBe(want as boolean | "ask");
   });
@@ -117,14 +121,14 @@ describe("trust.json format", () => {
   });
 
   test("the notice names what was skipped and how to trust", () => {
-    expect(untrustedNotice([".hey/config.toml"], undefined, "/t.json")).toBe(
+    expect(untrustedNotice({ resources: [".hey/config.toml"], stored: undefined, file: "/t.json" })).toBe(
       "not loaded: .hey/config.toml (this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks)",
     );
-    expect(untrustedNotice([".hey/config.toml", ".agents/skills/", ".hey/skills/"], false, "/t.json")).toBe(
+    expect(untrustedNotice({ resources: [".hey/config.toml", ".agents/skills/", ".hey/skills/"], stored: false, file: "/t.json" })).toBe(
       "not loaded: .hey/config.toml, .agents/skills/ and .hey/skills/ (you said no in /t.json; hey trust changes it, --approve trusts it for one run)",
     );
     // at the interactive prompt, /trust is the nearer way
-    expect(untrustedNotice([".hey/skills/"], false, "/t.json", true)).toBe(
+    expect(untrustedNotice({ resources: [".hey/skills/"], stored: false, file: "/t.json" }, true)).toBe(
       "not loaded: .hey/skills/ (you said no in /t.json; /trust (or hey trust) changes it, --approve trusts it for one run)",
     );
   });
