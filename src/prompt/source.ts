@@ -109,6 +109,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
   const held = (path: string) => ((now) => now !== undefined && "held" in now)(opts.approvals?.loadable(path, opts));
+  const declined = (path: string) => ((now) => now !== undefined && "held" in now && now.declined === true)(opts.approvals?.loadable(path, opts));
+  /** the skills said to be left out after the user's no at /reload: said once, not at every later /reload */
+  const saidDeclined = new Set<string>();
   /** the user's files loaded as approved in place of their text now (loadable `kept`), since the last look: said, one line each */
   let kept: string[] = [];
   /** the user's files approved at the start, changed since, with no copy of what was approved: left out, said once */
@@ -250,12 +253,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const waiting = opts.approvals?.weighing() ? loadSkills(folders(trusted)).skills.filter((s) => held(s.path)) : [];
       return {
         errors: [],
-        warnings: [
-          ...fresh.map((p) => p.message),
-          ...(size && size !== sizeSaid ? [size] : []),
-          ...keptLines(),
-          ...waiting.map((s) => waitingLine(mine(s.path))),
-        ],
+        warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : []), ...keptLines(), ...waitingLines(waiting.map((s) => s.path))],
         userOnly: fresh.filter((p) => !modelHears(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
@@ -290,11 +288,20 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     },
   };
 
+  /** One line per held skill: waiting for the user's yes, or — once after the user's no at /reload — left out, with when hey asks again. */
+  const waitingLines = (paths: readonly string[]) => {
+    const no = paths.filter(declined);
+    for (const path of saidDeclined) if (!no.includes(path)) saidDeclined.delete(path);
+    const lines = paths.flatMap((p) => (!no.includes(p) ? [waitingLine(mine(p))] : saidDeclined.has(p) ? [] : [declinedLine(mine(p))]));
+    for (const path of no) saidDeclined.add(path);
+    return lines;
+  };
+
   const unloadedSkill = (name: string) => {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
     const all = loadSkills(folders(opts.skills.trusted()));
     const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
-    if (waiting) return waitingLine(waiting);
+    if (waiting) return declined(waiting) ? declinedLine(waiting) : waitingLine(waiting);
     const now = load(opts.skills.trusted());
     // written since, in a folder that was read then: one of the project's, trusted since, is the trust's to say (user-input.ts)
     const written = load(loads).skills.find((s) => s.name === name)?.path;
@@ -350,6 +357,12 @@ export const HELD_SKILL = "is new or changed since you approved your instruction
  */
 const waitingLine = (path: string) =>
   `${path} ${HELD_SKILL}: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`;
+
+/** What PromptSource.unloadedSkill says of your own skill whose text the user said no to at `/reload` (trust/instruction-yes.ts). */
+export const DECLINED_SKILL = "left out: you said no to its text at /reload";
+
+/** After the user's no at `/reload`: the skill stays out, and when hey asks again (never at a later /reload while it is unchanged). */
+const declinedLine = (path: string) => `${path}: ${DECLINED_SKILL}; hey asks again at its next interactive start, or at a /reload once the file changes`;
 
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;
