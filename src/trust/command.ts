@@ -115,7 +115,7 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     const skills = skillsForTrust(approvals, at); // read once, as the files are: a yes approves them as shown
     // nothing run, no skill new or changed: no question, as /trust asks none
     if (trusted && effects.length === 0 && !skills.some((s) => s.was !== "same" && s.leftOut === undefined)) {
-      say(nothingNewNotice(project, false));
+      say(nothingNewNotice(project, skills.length > 0, false));
       return EXIT.ok;
     }
     if (trusted) say(alreadyTrustedNotice(project));

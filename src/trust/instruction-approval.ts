@@ -304,7 +304,9 @@ export function trustSkillsBlock(skills: readonly TrustSkill[], root: string): s
   const unshown = namedRows(skills).filter(({ s, i }) => !textShown(s, i)).length;
   if (unshown > 0)
     rows.push(
-      `  (a yes approves the skills shown with their text; ${unshown === 1 ? "the one" : `the ${unshown}`} whose text is not shown hey asks about on ${unshown === 1 ? "its" : "their"} own, with ${unshown === 1 ? "its" : "their"} text: e there goes through each)`,
+      unshown === 1
+        ? "  (a yes approves the skills shown with their text; the one whose text is not shown gets its own question after, with its text)"
+        : `  (a yes approves the skills shown with their text; the ${unshown} whose text is not shown get their own question after, with their text: e there goes through each)`,
     );
   const rest = loads.length - Math.min(loads.length, QUESTION_FILES_MAX);
   if (rest > 0)

@@ -95,10 +95,11 @@ testNeeding(["tmux"])(
       await line(term, "y", (s) => /other\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
       const reloaded = await line(term, "n", (s) => /\(y\/N\) n\n[^]*\n›\s*$/.test(s));
       expect(reloaded).toContain("+ skill made");
-      expect(reloaded).toContain("other/SKILL.md is new or changed since you approved your instruction files: it waits for your yes");
+      expect(reloaded).toContain("other/SKILL.md: left out: you said no to its text at /reload; hey asks again at its next interactive start");
+      expect(reloaded).not.toContain("waits for your yes");
       const listed = await line(term, "/skills", (s) => /› \/skills\n[^]*\n›\s*$/.test(s));
       expect(listed).toMatch(/made .*Made in this session/);
-      expect(listed).toMatch(/other .*\[waiting for your yes/);
+      expect(listed).toMatch(/other .*\[left out: you said no at \/reload/);
       await line(term, "/quit", "[exit 0]");
     } finally {
       await term.close();
