@@ -15,7 +15,8 @@ import { movedFrom } from "./fs/work-dir.ts";
 import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
 import { notedSkills } from "./prompt/skill-listing.ts";
-import { DECLINED_SKILL, HELD_SKILL, shownPath } from "./prompt/source.ts";
+import { shownPath } from "./prompt/source.ts";
+import { DECLINED_SKILL, HELD_SKILL } from "./prompt/held-lines.ts";
 import { loadSkills, skillFolders } from "./skills/load.ts";
 import { formatSkills } from "./ui/skills-list.ts";
 

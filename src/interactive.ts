@@ -234,6 +234,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,
         stopping: (moved) => runtime.terminal?.suspend(moved) ?? (() => {}),
+        typing: (rows) => runtime.terminal?.typing(rows),
         quitMidTurn: () => {
           runtime.terminal?.suspend(false); // the status row cleared, the answer's unfinished line ended
           runtime.session.quit(INTERRUPTED); // the calls still running: the user stopped them, as `hey -c` tells the model

@@ -240,7 +240,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     }
     const { fetchImpl: nextFetch, provider: nextProvider } = swaps;
     // your AGENTS.md and skills new or changed since approved, asked as at the start (a person at the REPL alone has `ask`): a yes loads them below
-    const instructionsYes = await askAtReload(parts.approvals, parts.project, ask);
+    const instructionsYes = await askAtReload(parts.approvals, parts.project, ask, parts.trust.trusted);
     const [s, yes] = [decided.settings, instructionsYes || saidYes(next.config, decided, servers)]; // yes: the user's, recorded at once
     const known = new Set(live.config.warnings);
     return {

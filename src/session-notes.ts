@@ -1,7 +1,8 @@
 // The notes hey puts before the user's next message that depend on the session as it stands: where
 // hey works now (kernel/user-notes.ts moveNote), whether the skills list in the system prompt
 // has caught up with the skills notes the conversation holds (prompt/skill-listing.ts), and whether
-// the project's .hey/ loads (prompt/trust-note.ts). The REPL's lines and a one-shot run's message
+// the project's .hey/ loads (prompt/trust-note.ts), and, at a resume that sends the session's system
+// prompt again, what changed since it was built (prompt/prompt-record.ts). The REPL's lines and a one-shot run's message
 // (`hey -c -p`) come through here. Pure.
 import type { ContentBlock } from "./kernel/ir.ts";
 import { withMoveNote } from "./kernel/user-notes.ts";
@@ -21,6 +22,8 @@ export function withSessionNotes(runtime: Runtime, cwd: string, told: readonly s
   const history = runtime.agent.messages;
   const shown = runtime.skillsShown();
   const trust = trustNote(shown.trust, history);
-  const notes = [...withSkillsNote(history, told, shown.notes), ...(trust ? [trust] : [])].map((text): ContentBlock => ({ type: "text", text }));
+  const said = new Set(history.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : [])));
+  const resumed = (shown.resumed ?? []).filter((text) => !said.has(text));
+  const notes = [...resumed, ...withSkillsNote(history, told, shown.notes), ...(trust ? [trust] : [])].map((text): ContentBlock => ({ type: "text", text }));
   return withMoveNote(cwd, runtime.startDir, history, [...notes, ...content]);
 }

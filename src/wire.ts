@@ -52,8 +52,8 @@ import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { earlierRuns } from "./sessions/usage-in.ts";
-import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/resumed.ts";
-import { interruptedNotes, interruptedWrites, writtenPaths } from "./sessions/open-ends.ts";
+import { endedJobsNote, promptDir, promptParts, resumedParts, withSession } from "./sessions/resumed.ts";
+import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { quitting } from "./sessions/quit-calls.ts";
@@ -255,7 +255,7 @@ export async function assemble(
     warn,
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
-    written: resumed && writtenPaths(resumed.messages).map((path) => callPath(path, resumed.header.cwd, home)),
+    ...(resumed ? promptParts(resumed, home, Date.now(), settings.provider, settings.model) : {}), // the files it wrote; within the cache's lifetime, the prompt it was sent with
     approvals: instructionGate(start.approvals), // the user's AGENTS.md and skills held out, waiting for a yes (trust/instructions.ts)
   });
   const ports: McpPorts = {
@@ -294,7 +294,7 @@ export async function assemble(
       lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     alias: (name) => mcpCallName(name, mcp.offer()), // `mcp__everything__get-sum`: runs, and is judged, as get-sum
-    output,
+    output: prompt.recording(output), // the session keeps what the system prompt was built from: `hey -c` sends it again
     cwd,
     modelSwitch: oneShot ? "command line" : "prompt", // what the advice after a model's refusal names
     seen, // read_file's notes point at results a request still shows whole

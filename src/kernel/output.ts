@@ -99,7 +99,8 @@ export type AgentEvent =
    * it, false when as the request before to the same model sent them; `task_note`: the `.hey/task.md` text it took
    * anew, held by the requests after it ("" for none); `history_from`: the message its history began with after the
    * first prompt, where the next resume loads from — all for `hey -c`'s replay of the prompt cache,
-   * which follows them rather than guessing. Not part of the JSON stream
+   * which follows them rather than guessing; `system_prompt`: what the system prompt was built from,
+   * when it changed in the run (prompt/prompt-record.ts), for `hey -c` to send it again. Not part of the JSON stream
    */
   | ({
       type: "usage";
@@ -109,6 +110,7 @@ export type AgentEvent =
       rebuilt?: boolean;
       task_note?: string;
       history_from?: string;
+      system_prompt?: unknown;
     } & UsageCounts)
   | {
       type: "compaction";

@@ -142,6 +142,9 @@ export function skillsListCut(skills: readonly ListedSkill[], max = SKILLS_LIST_
 export const SKILLS_NOTE_MAX_BYTES = 4 * 1024;
 
 const NOTE_HEAD = "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:";
+/** the head of the note a resumed session's prompt sent again carries (prompt-record.ts): a skill written since, with or without a /reload */
+export const RESUMED_NOTE_HEAD =
+  "[hey: the skills changed since this session's last request; as of this message these lines update the skills list in the system prompt:";
 /** the note's head before the wording above (it said the list "stays as it was"): a session saved then may hold it */
 const OLD_NOTE_HEAD = "[hey: the skills changed at the user's /reload;";
 /** What the user's next message says when the list in the system prompt has caught up with the notes the conversation holds. */
@@ -154,9 +157,10 @@ export const SKILLS_CURRENT_NOTE =
  * the provider's prompt cache still holds the whole conversation — a new list there re-bills it all
  * (60k tokens to add one skill). A skill gone, or now only the user's to run, must not be used
  * though the list still names it. Undefined: no change the model can see; "rebuild": a note over
- * SKILLS_NOTE_MAX_BYTES, which the system prompt's new list (held to its cap) replaces.
+ * SKILLS_NOTE_MAX_BYTES, which the system prompt's new list (held to its cap) replaces. `head`: the note's first words, when
+ * not /reload's.
  */
-export function skillsChangedNote(before: readonly ListedSkill[], after: readonly ListedSkill[]): string | "rebuild" | undefined {
+export function skillsChangedNote(before: readonly ListedSkill[], after: readonly ListedSkill[], head = NOTE_HEAD): string | "rebuild" | undefined {
   const offered = (list: readonly ListedSkill[]) => new Map(list.filter((s) => !s.disableModelInvocation).map((s) => [s.name, entryOf(s)]));
   const old = offered(before);
   const now = offered(after);
@@ -169,14 +173,14 @@ export function skillsChangedNote(before: readonly ListedSkill[], after: readonl
   }
   for (const name of old.keys()) if (!now.has(name)) lines.push(`- skill ${name}: removed; do not use it`);
   if (lines.length === 0) return undefined;
-  const note = `${NOTE_HEAD}\n${lines.join("\n")}]`;
+  const note = `${head}\n${lines.join("\n")}]`;
   return size(note) > SKILLS_NOTE_MAX_BYTES ? "rebuild" : note;
 }
 
 /** The skills a kept note describes (added or changed): the model has their descriptions though the list may name them only. */
 export const notedSkills = (note: string): string[] => [...note.matchAll(/^[+~] skill ([^:\n]+):/gm)].map((m) => m[1]!);
 
-const isSkillsNote = (text: string) => text.startsWith(NOTE_HEAD) || text.startsWith(OLD_NOTE_HEAD);
+const isSkillsNote = (text: string) => [NOTE_HEAD, RESUMED_NOTE_HEAD, OLD_NOTE_HEAD].some((head) => text.startsWith(head));
 
 /**
  * The notes the user's next message carries (`told`, the REPL's, oldest first) given the
@@ -203,4 +207,6 @@ export interface ShownSkills {
   notes: readonly string[];
   /** what the guide said of the project's files and whether they load now (trust-note.ts); undefined: skills are off (`--no-skills`) */
   trust?: GuideTrust;
+  /** a resumed session's prompt sent again (prompt-record.ts): the skills changed since and today's date, for the first message that carries them */
+  resumed?: readonly string[];
 }

@@ -8,12 +8,13 @@
 // (skillsChangedNote), and the list catches up when the prompt is rewritten anyway (an AGENTS.md
 // change, the next run, /new, /resume), when a note the model was sent is no longer in a request
 // (a summary or trim left it out), or when the note would be over its cap. The two are Reloadables
-// for `/reload`.
+// for `/reload`. `hey -c` within the prompt cache's lifetime sends the session's last prompt again
+// (sentWith, prompt-record.ts), and what changed since goes in the same notes.
 import * as nodePath from "node:path";
+import { declinedLine, waitingLine } from "./held-lines.ts";
 import { isAbsolute, join } from "node:path";
 import { readHeadText } from "../fs/read-head.ts";
 import { gatedResources } from "../fs/root-probe.ts";
-import type { PlatformPath } from "../fs/user-path.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
@@ -27,8 +28,13 @@ import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type Sh
 import type { Message } from "../kernel/ir.ts";
 import { decodeText, wholeCharacters } from "../fs/text-encoding.ts";
 import type { InstructionGate } from "./user-instructions.ts";
+import { fixedHash } from "../context/window.ts";
+import { promptSkills, shownPath } from "./shown-path.ts";
+import { promptRecord, resumeWith, withPromptRecord, type PromptRecord } from "./prompt-record.ts";
+import type { Output } from "../kernel/output.ts";
 
 export type { ShownSkills } from "./skill-listing.ts";
+export { promptSkills, shownPath } from "./shown-path.ts";
 
 /** What the system prompt is made of; `claudeDir` and `codexDir` (PeerDirs) hold the user's CLAUDE.md and skills, and AGENTS.md, of Claude Code and Codex. */
 export interface PromptSourceOptions extends PeerDirs {
@@ -78,6 +84,12 @@ export interface PromptSourceOptions extends PeerDirs {
   written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
   budget?(): number;
+  /**
+   * what the system prompt of a resumed session's last request was built from, when it was made
+   * within the prompt cache's lifetime: built again when the AGENTS.md files, the shell and the
+   * guide's places come out as then (its hash matches), the changes since told in notes
+   */
+  sentWith?: PromptRecord;
 }
 
 export interface PromptSource {
@@ -103,6 +115,8 @@ export interface PromptSource {
   startNote: string | undefined;
   /** the bytes the system prompt's instruction files leave now of their share (instruction-cap.ts; Infinity without a budget), and the directories' own files it left out for their size */
   instructions(): { left: number; leftOut: readonly string[] };
+  /** `output` with what the system prompt was built from on a request's usage where it changed, for the session to keep (prompt-record.ts) */
+  recording(output: Output): Output;
 }
 
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
@@ -144,8 +158,8 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // what the guide says of the project is settled at start, true of it in any run (system.ts GuideFacts): the project's
   // folders once it is trusted for every run; else the user's, and why, when it has files left out. A /trust or /untrust
   // since is a note's (trust-note.ts), so the system prompt, and the provider's cached prefix, stay
-  const project = !atHome && (opts.skills?.everyRun ?? opts.skills?.trusted() ?? false);
-  const leftOut = opts.skills !== undefined && !atHome && !project && !opts.skills.trusted() && gatedResources(opts.root).length > 0;
+  let project = !atHome && (opts.skills?.everyRun ?? opts.skills?.trusted() ?? false);
+  let leftOut = opts.skills !== undefined && !atHome && !project && !opts.skills.trusted() && gatedResources(opts.root).length > 0;
   // the project root's folders as the model writes them from a subdirectory too (~/proj/.hey/skills, never .hey/skills there)
   const places = {
     projectSkills: shown(join(opts.root, ".hey", "skills")),
@@ -153,7 +167,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     userSkills: mine(join(configDir, "skills")),
     userConfig: mine(join(configDir, "config.toml")),
   };
-  const guideOf = (): GuideFacts => ({
+  const guideOf = (project: boolean, leftOut: boolean): GuideFacts => ({
     skillsDir: project ? places.projectSkills : places.userSkills,
     ...(project ? { projectConfig: places.projectConfig } : {}),
     userConfig: places.userConfig,
@@ -169,10 +183,13 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let skills: readonly Skill[] = first.skills;
   /** the skills the system prompt lists: those of the start, until something else rewrites the prompt */
   let inPrompt: readonly Skill[] = skills;
+  /** the list of a resumed session's prompt sent again (sentWith), in place of inPrompt's until the prompt is rewritten */
+  let resumedList: ListedSkill[] | undefined;
+  const listedInPrompt = () => resumedList ?? listed(inPrompt);
   let sizeSaid = skillsListCut(listed(first.skills));
   if (sizeSaid) warn(sizeSaid, true);
   let skillWarnings = new Set(first.problems.map(problemKey));
-  let guide = guideOf();
+  let guide = guideOf(project, leftOut);
   /** whether the project's skills and config load, as of start-up or the last /reload: what the trust note tells the model */
   let loads = startTrusted;
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
@@ -200,39 +217,63 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   for (const w of agents.warnings) warn(w, agents.imports.includes(w));
   for (const line of keptLines()) warn(line);
 
-  const date = new Date().toISOString().slice(0, 10);
+  const today = new Date().toISOString().slice(0, 10);
+  let date = today;
   let built: { key: unknown[]; text: string } | undefined;
-  /** the kept notes told since the list in the prompt was built, and whether a request carried each */
-  let notes: { text: string; sent: boolean }[] = [];
+  let rewrite = false; // a note the model was sent is left out, or /reload's note would be over its cap: the list catches up
+  const buildWith = (list: readonly ListedSkill[], mcp: string, at = { guide, date }) =>
+    buildSystemPrompt({
+      core: opts.core,
+      cwd,
+      root: opts.root,
+      date: at.date,
+      os: opts.os,
+      shell: opts.shell(),
+      agentsMd: agents.files,
+      agentsLeftOut: agents.leftOut,
+      skills: opts.skills ? list : undefined,
+      guide: at.guide,
+      mcp: opts.redact(mcp),
+    });
+  // a resumed session's prompt sent again, when it comes out as then with this run's AGENTS.md files, shell and guide's places
+  const resumed =
+    opts.sentWith && resumeWith(opts.sentWith, { skills: listed(skills), today, guide: guideOf, hash: (l, at) => fixedHash(buildWith(l, "", at)) });
+  if (resumed) [project, leftOut, guide, date, resumedList] = [resumed.project, resumed.leftOut, resumed.guide, resumed.date, resumed.list];
+  // the kept notes told since the list in the prompt was built, and whether a request carried each; a resumed session's
+  // count as sent once a request carries them: the replay's earlier requests may predate them
+  let notes = (resumed?.notes ?? []).map((text) => ({ text, sent: false }));
+  /** the notes the resumed prompt needs (the skills changed since, today's date), for the next message until the prompt is rewritten */
+  let resumeNotes = resumed?.told ?? [];
   const system = (sent?: readonly Message[]) => {
     const texts = new Set(notes.length ? sent?.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : [])) : []);
     for (const n of sent ? notes : []) {
       if (texts.has(n.text)) n.sent = true;
-      else if (n.sent) built = undefined; // the model can no longer see it: rebuilt below, with the skills loaded now
+      else if (n.sent) [built, rewrite] = [undefined, true]; // the model can no longer see it: rebuilt below, with the skills loaded now
     }
-    const agentsMd = agents.files;
     const mcp = opts.servers?.() ?? "";
-    const key = [agentsMd, guide, opts.shell(), mcp];
+    const key = [agents.files, guide, opts.shell(), mcp];
     if (built?.key.every((k, i) => k === key[i])) return built.text;
-    const build = (list: readonly Skill[]) =>
-      buildSystemPrompt({
-        core: opts.core,
-        cwd,
-        root: opts.root,
-        date,
-        os: opts.os,
-        shell: opts.shell(),
-        agentsMd,
-        agentsLeftOut: agents.leftOut,
-        skills: opts.skills ? listed(list) : undefined,
-        guide,
-        mcp: opts.redact(mcp),
-      });
-    let text = build(inPrompt);
-    // rewritten anyway (an AGENTS.md, the guide, a server's instructions): the list catches up with the skills loaded now
-    if ((built === undefined || text !== built.text) && inPrompt !== skills) [inPrompt, text, notes] = [skills, build(skills), []];
+    let text = buildWith(listedInPrompt(), mcp);
+    // rewritten anyway (an AGENTS.md, the guide, a server's instructions): the list catches up with the skills loaded now, and
+    // a resumed session's date with today's
+    const anyway = rewrite || (built !== undefined && text !== built.text);
+    if (anyway && (inPrompt !== skills || resumedList || date !== today)) {
+      [inPrompt, resumedList, date, notes, resumeNotes] = [skills, undefined, today, [], []];
+      text = buildWith(listed(skills), mcp);
+    }
     built = { key, text };
+    rewrite = false;
     return text;
+  };
+  let recorded: { of: typeof built; record: PromptRecord } | undefined;
+  /** what the last prompt built was made of, its hash without the servers' instructions (prompt-record.ts) */
+  const record = () => {
+    if (built && recorded?.of !== built) {
+      const [list, known] = [listedInPrompt(), listed(skills)];
+      const facts = { date, guide, list, known, notes: notes.map((n) => n.text) };
+      recorded = { of: built, record: promptRecord(opts.skills ? facts : { ...facts, list: [], known: [] }, fixedHash(buildWith(list, ""))) };
+    }
+    return recorded?.record;
   };
 
   const skillsPart: Reloadable = {
@@ -246,7 +287,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
       const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
-      const nextGuide = guideOf();
+      const nextGuide = guideOf(project, leftOut);
       const size = skillsListCut(listed(next.skills));
       const note = skillsChangedNote(listed(skills), listed(next.skills));
       // a skill left out for want of the user's yes: "nothing changed" alone would read as if /reload had missed it
@@ -260,7 +301,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
         apply() {
           skills = next.skills;
           // past the note's cap the next request lists the skills anew; else the model keeps the note
-          if (note === "rebuild") built = undefined;
+          if (note === "rebuild") [built, rewrite] = [undefined, true];
           else if (note) notes.push({ text: note, sent: false });
           skillWarnings = new Set(problems);
           sizeSaid = size;
@@ -319,17 +360,22 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   // a note since may have said either (trust-note.ts), and one a later /untrust or `hey trust --revoke` makes untrue is corrected
   const said = project ? true : leftOut ? false : undefined;
   const trust = () => (opts.skills ? { trust: { ...(said === undefined ? {} : { said }), loads, ...places } } : {});
-  const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text), ...trust() });
-  return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
-}
-
-/**
- * The skills as the system prompt's list shows them (listSkills' input), for the prompt, `/skills`
- * and `hey doctor` alike: descriptions as `redact` leaves them, paths as the model writes them from
- * `cwd` (the prompt's directory).
- */
-export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: string; redact(text: string): string }): ListedSkill[] {
-  return skills.map((s) => ({ ...s, description: at.redact(s.description), path: shownPath(s.path, at.cwd, at.home) }));
+  const shownSkills = () => ({
+    list: listSkills(opts.skills ? listedInPrompt() : []),
+    notes: notes.map((n) => n.text),
+    ...trust(),
+    ...(resumeNotes.length ? { resumed: resumeNotes } : {}),
+  });
+  return {
+    system,
+    shown: shownSkills,
+    skills: () => skills,
+    unloadedSkill,
+    reloadables: [skillsPart, agentsPart],
+    startNote,
+    instructions,
+    recording: (output) => withPromptRecord(output, record),
+  };
 }
 
 /** What is said of one of the user's files changed since the start with no copy of what was approved: left out. */
@@ -346,35 +392,5 @@ function headOf(bytes: Uint8Array, max: number): ReturnType<typeof readHeadText>
   return { ...decodeText(truncated ? wholeCharacters(bytes.subarray(0, max)) : bytes), truncated };
 }
 
-/** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */
-export const HELD_SKILL = "is new or changed since you approved your instruction files";
-
-/**
- * Why a skill waiting for the user's yes is not loaded: hey asks a person, at the REPL's `/reload`
- * (trust/instruction-yes.ts askAtReload) or at an interactive start — never in a one-shot run, and
- * never under the agent's commands, so no `hey -p /reload` or script approves it. Said after a no
- * at /reload too, and at /skill:NAME.
- */
-const waitingLine = (path: string) =>
-  `${path} ${HELD_SKILL}: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`;
-
-/** What PromptSource.unloadedSkill says of your own skill whose text the user said no to at `/reload` (trust/instruction-yes.ts). */
-export const DECLINED_SKILL = "left out: you said no to its text at /reload";
-
-/** After the user's no at `/reload`: the skill stays out, and when hey asks again (never at a later /reload while it is unchanged). */
-const declinedLine = (path: string) => `${path}: ${DECLINED_SKILL}; hey asks again at its next interactive start, or at a /reload once the file changes`;
-
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;
-
-/**
- * A path as the model should write it: relative inside the working directory, `~/…` under home,
- * else absolute; with `/` between names on Windows too (the guide appends `/<name>/SKILL.md`, and
- * the file tools take either separator). `p`: the platform's path functions (path.win32 in tests).
- */
-export function shownPath(path: string, cwd: string, home: string, p: PlatformPath = nodePath): string {
-  const slashes = (s: string) => (p.sep === "\\" ? s.replaceAll("\\", "/") : s);
-  const rel = cwd ? p.relative(cwd, path) : "";
-  if (rel !== "" && !rel.startsWith(".." + p.sep) && rel !== ".." && !p.isAbsolute(rel)) return slashes(rel);
-  return slashes(home && path.startsWith(home + p.sep) ? "~" + path.slice(home.length) : path);
-}

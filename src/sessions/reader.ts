@@ -19,6 +19,7 @@ import { entryOf, newerNote, skippedWarning } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
+import type { PromptRecord } from "../prompt/prompt-record.ts";
 import { cacheStart, requestTimes, type Answered } from "./cache-start.ts";
 import { MAX_WINDOWS, strideFor, WINDOW_STRIDE } from "./window-stride.ts";
 import { messageLineBefore } from "./run-start.ts";
@@ -144,6 +145,8 @@ export interface LoadedSession {
   cache?: { upTo: number; at: number; answers: ReadonlyMap<string, Answered>; starts?: Record<string, number> };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
+  /** what the system prompt of the last request that says was built from (prompt/prompt-record.ts): `hey -c` sends it again */
+  prompt?: PromptRecord;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
   endedJobs?: string[];
   /** the plan mode the newest note among the lines read says (plan-said.ts), those a summary took from `messages` too; undefined: none said */
@@ -196,6 +199,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
     const cache = cacheStart(); // where the prompt cache began (see LoadedSession.cache)
     let tokensPerChar: number | undefined;
+    let prompt: PromptRecord | undefined; // the newest usage line's that holds one (see LoadedSession.prompt)
     let streamed: { id: string; text: string } | undefined; // the partial lines after the last message
     let endedJobs: string[] | undefined; // the newest jobs line after the last message
     let plan: boolean | undefined;
@@ -204,6 +208,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
     let used: Answered | undefined; // the usage entry read just now: the answer read next is its request's
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
+      prompt ??= e.system_prompt;
       if (e.tokens_per_char !== undefined) for (const a of unrated) a.ratio = e.tokens_per_char;
       unrated = [];
       used = {
@@ -378,6 +383,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       bytes: size,
       ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt, answers, ...(starts ? { starts } : {}) } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
+      ...(prompt ? { prompt } : {}),
       ...(endedJobs ? { endedJobs } : {}),
       ...(plan === undefined ? {} : { plan }),
     };

@@ -1,9 +1,12 @@
 // What a loaded session (reader.ts) gives the agent that goes on with it: pure choices about which
 // of what the session learned still holds for the model the resumed run uses.
 import { isWithin } from "../fs/within.ts";
-import type { ConfigFlags } from "../config/settings.ts";
+import type { ConfigFlags, ProviderSettings } from "../config/settings.ts";
 import type { LoadedSession } from "./reader.ts";
 import { heyNote } from "../kernel/user-notes.ts";
+import { callPath } from "../fs/user-path.ts";
+import { cacheLifetimeOf } from "../providers/cache-lifetime.ts";
+import { writtenPaths } from "./open-ends.ts";
 
 /**
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
@@ -25,6 +28,27 @@ export function resumedParts(session: LoadedSession, provider: string, model: st
     ...(session.outputCaps ? { outputCaps: session.outputCaps } : {}),
     ...(session.cache ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
+  };
+}
+
+/**
+ * What a resumed session gives the system prompt (prompt/source.ts): the files its write_file and edit calls named
+ * (`home`: for their `~/…`), and, when its last request was made within the prompt cache's lifetime (the endpoint's) of `now`, what that
+ * request's system prompt was built from (`sentWith`), so the first request goes on from it (x4 #3, #4). Past the lifetime
+ * the provider's cache is gone: the prompt is built afresh, as for a session that has no record (an older hey's).
+ */
+export function promptParts(
+  session: LoadedSession,
+  home: string,
+  now: number,
+  provider: Pick<ProviderSettings, "protocol" | "baseUrl" | "compat">,
+  model: string,
+) {
+  const lifetime = cacheLifetimeOf({ ...provider, model, cacheControl: provider.compat?.cacheControl }); // the endpoint's (context/cache.ts)
+  const live = session.prompt && session.cache && now - session.cache.at <= lifetime;
+  return {
+    written: writtenPaths(session.messages).map((path) => callPath(path, session.header.cwd, home)),
+    ...(live ? { sentWith: session.prompt } : {}),
   };
 }
 

@@ -10,6 +10,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { folderFiles, hashOf } from "../prompt/user-instructions.ts";
+import { formatSize } from "../sessions/format.ts";
 
 /** A copy is kept of a file up to this size: an instruction file is a page or two; past it the question shows the file as it is now. */
 export const COPY_MAX_BYTES = 256 * 1024;
@@ -126,6 +127,54 @@ export function folderChanges(file: string, path: string, approved: string | und
   if (!before || !current) return undefined;
   const names = [...new Set([...Object.keys(before), ...Object.keys(current)])].filter((n) => n !== "SKILL.md").sort();
   return names.flatMap((n) => (before[n] === current[n] ? [] : [before[n] === undefined ? `${n} (new)` : current[n] === undefined ? `${n} (removed)` : n]));
+}
+
+/** A new folder skill's other files named at most, each with its size; past them a count. */
+const OTHERS_NAMED = 8;
+/** Of those, a text file up to this size shows its first line: a guide.md the SKILL.md tells the model to follow. */
+const FIRST_LINE_MAX_BYTES = 64 * 1024;
+/** Columns of that first line shown; past them it is cut with `…`. */
+const FIRST_LINE_COLUMNS = 120;
+
+/**
+ * What the question says of the other files of the new folder skill `path` (its SKILL.md) hashed
+ * with `now`: a yes approves them with it — the model reads its reference files and runs its scripts
+ * as the skill's procedure — so each is named, with its size and, a small text file, its first line;
+ * past OTHERS_NAMED a count. None when it holds no other file, or its last digest is not `now`'s.
+ */
+export function folderOthers(path: string, now: string): string[] {
+  const names = Object.keys(folderFiles(path, folderHash(now)) ?? {}).filter((n) => n !== "SKILL.md");
+  if (names.length === 0) return [];
+  const lines = names.slice(0, OTHERS_NAMED).map((n) => {
+    const about = fileAbout(join(dirname(path), n));
+    return `  ${n}${about ? ` (${about.size})${about.first ? `: ${about.first}` : ""}` : ""}`;
+  });
+  const more = names.length - OTHERS_NAMED;
+  const count = names.length === 1 ? "1 other file" : `${names.length} other files`;
+  return [`(its folder holds ${count}, approved with it:)`, ...lines, ...(more > 0 ? [`  … and ${more} more`] : [])];
+}
+
+/** A file's size as read, and the first line that is not blank when it is small text (no NUL byte); undefined when it cannot be read. */
+function fileAbout(file: string): { size: string; first?: string } | undefined {
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const bytes = fstatSync(fd).size;
+      const head = Buffer.alloc(Math.min(bytes, FIRST_LINE_MAX_BYTES));
+      const n = bytes <= FIRST_LINE_MAX_BYTES ? readSync(fd, head, 0, head.length, 0) : 0;
+      const text = n > 0 && !head.subarray(0, n).includes(0) ? head.subarray(0, n).toString("utf8") : "";
+      const line = text
+        .split(/\r?\n/)
+        .find((l) => l.trim() !== "")
+        ?.trim();
+      const first = line && (line.length > FIRST_LINE_COLUMNS ? `${line.slice(0, FIRST_LINE_COLUMNS)}…` : line);
+      return { size: formatSize(bytes), ...(first ? { first } : {}) };
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /**

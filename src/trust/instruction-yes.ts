@@ -4,6 +4,7 @@
 // `/trust` or `hey trust`, whose question shows the project's `.hey/skills` as the start's trust
 // question does, and whose yes approves them as shown. Only a question typed at the REPL or at
 // `hey trust` in a terminal reaches here: a one-shot run, a script and the agent's commands get no `ask`.
+import { join } from "node:path";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withInstructions } from "../config/approvals.ts";
 import { ownHash, keepCopies } from "./instruction-copies.ts";
@@ -17,7 +18,8 @@ import { UNCHECKED, userInstructionFiles, type UserInstruction, type UserPlaces 
  * the start): a yes another hey recorded since counts as this run's; then, with `ask` (a person at
  * the REPL), those new or changed since this run approved them are shown as the start shows them —
  * all at once, or at `e` each on its own — and those approved load in this reload (`state`, which
- * the prompt and read_file's guard read). A no leaves each as it was: held, or loaded as approved
+ * the prompt and read_file's guard read). `projectTrusted` false (after `/untrust`): the project's
+ * `.hey/skills`, which this reload leaves out, are not asked about. A no leaves each as it was: held, or loaded as approved
  * (the copy); one this session's write_file made is then held too, for the user has seen it and
  * said no. Returns whether the user said yes to any: the record is then written as the start's yes
  * writes it (approve.ts recordApprovals, with the copies of what was approved).
@@ -26,10 +28,12 @@ export async function askAtReload(
   state: InstructionState,
   where: UserPlaces,
   ask: ((question: string) => Promise<string | undefined>) | undefined,
+  projectTrusted = true,
 ): Promise<boolean> {
   const approved = state.instructions;
   if (approved === undefined) return false; // no list at the start: nothing is weighed this run
-  const at = weighed(state, where);
+  // after /untrust this reload loads none of the project's .hey/skills: nothing of them to ask about
+  const at = projectTrusted ? weighed(state, where) : where;
   const recorded = state.record?.instructions ?? {};
   const files = userInstructionFiles(at);
   for (const f of files) if (recorded[f.path] === f.hash && approved[f.path] !== f.hash) approveFile(state, f); // a second terminal's yes
@@ -85,8 +89,21 @@ export async function recordShownSkills(file: string, skills: readonly TrustSkil
   const shown = shownSkills(skills);
   const hashes = Object.fromEntries(Object.entries(shown).map(([path, s]) => [path, s.hash]));
   if (Object.keys(hashes).length === 0) return;
+  // this session's yes holds for this session whatever the record keeps: the skills shown load at /reload, those not shown wait
+  if (state?.instructions) for (const [path, s] of Object.entries(shown)) approveFile(state, { path, ...s });
   const next = await updateApprovals(file, (a) => (a.instructions ? withInstructions(a, hashes) : a), "existing");
   if (!next?.instructions) return;
   keepCopies(file, hashes, Object.fromEntries(Object.entries(shown).flatMap(([path, s]) => (s.bytes ? [[path, s.bytes]] : []))));
-  if (state?.instructions) for (const [path, s] of Object.entries(shown)) approveFile(state, { path, ...s });
+}
+
+/**
+ * When the project becomes trusted mid-session (`/trust`'s yes, or a `/reload` that keeps a trust
+ * the session grew: trust/session.ts), its `.hey/skills` are weighed from then on as a project
+ * trusted at the start has them weighed (decideInstructions): what the trust question showed and the
+ * person said yes to loads (recordShownSkills), anything else — a skill past the question's cap, one
+ * the agent wrote or rewrote since — waits for a yes at `/reload`, and read_file reads only what was
+ * approved. Nothing when no permission list was set at the start: nothing is weighed this run.
+ */
+export function weighProjectSkills(state: InstructionState, root: string): void {
+  if (state.instructions !== undefined) state.projectSkills ??= join(root, ".hey", "skills");
 }

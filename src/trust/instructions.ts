@@ -29,7 +29,7 @@ import {
 } from "../prompt/user-instructions.ts";
 import { readFileSync, realpathSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
-import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
+import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, folderOthers, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
   adoptedInstructionsNotice,
   approvedHashes,
@@ -167,7 +167,9 @@ export function withChanges(
         `(${TOO_BIG}: hey cannot check what changed in it, so it asks at every start; ${MOVE_OUT})`,
         ...(same ? ["(SKILL.md as you approved it)"] : shown),
       ];
-    return withFolder(shown, f.was === "changed" ? folderChanges(state.file, f.path, was, f.hash) : undefined, f.pythonCache);
+    // a new folder skill: a yes approves its other files too, so they are named
+    if (f.was === "new") return [...shown, ...folderOthers(f.path, f.hash)];
+    return withFolder(shown, folderChanges(state.file, f.path, was, f.hash), f.pythonCache);
   };
   return pending.map((f) => {
     const cache =
@@ -191,11 +193,11 @@ export function skillsForTrust(state: Pick<InstructionState, "record" | "file">,
   const pending = files.flatMap((f): PendingInstruction[] =>
     approved?.[f.path] === f.hash ? [] : [{ ...f, was: approved?.[f.path] === undefined ? "new" : "changed" }],
   );
-  // a new skill's body, its name and description being in its head line (instruction-approval.ts skillText); a change as a diff
+  // a new skill's body, its name and description being in its head line (instruction-approval.ts skillText), and its folder's
+  // other files, which a yes approves with it (withChanges); a change as a diff
+  const body = (p: PendingInstruction) => skillText(shownText(p.bytes), TRUST_SKILL_LINES, relative(here.root, p.path));
   const shown = withChanges(state, pending, approved, here.home, TRUST_SKILL_LINES).map((p) =>
-    p.was === "new" && p.shown
-      ? { ...p, shown: [...(p.unchecked ? p.shown.slice(0, 1) : []), ...skillText(shownText(p.bytes), TRUST_SKILL_LINES, relative(here.root, p.path))] }
-      : p,
+    p.was === "new" && p.shown ? { ...p, shown: p.unchecked ? [p.shown[0]!, ...body(p)] : [...body(p), ...folderOthers(p.path, p.hash)] } : p,
   );
   const bytes = new Map(files.map((f) => [f.path, f.bytes]));
   // the loader's own reading of the bytes hashed: the name and description the prompt would list

@@ -13,7 +13,7 @@ import { effectLines } from "./effects.ts";
 import { grownTrustNotice, nothingNewNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice, untrustedReloadNotice } from "./policy.ts";
 import { trustSkillsBlock } from "./instruction-approval.ts";
 import { projectSkillsLoad, skillsForTrust } from "./instructions.ts";
-import { recordShownSkills } from "./instruction-yes.ts";
+import { recordShownSkills, weighProjectSkills } from "./instruction-yes.ts";
 import { movedFrom } from "../fs/work-dir.ts";
 import { gatedResources } from "../fs/root-probe.ts";
 import { isTrusted, keepWhileLost, projectKey, projectLabel, readProjectFiles, recordTrust, strayNotices, trustProject } from "./store.ts";
@@ -72,6 +72,7 @@ async function changeTrust(
     if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, trustedBefore(parts));
   }
   await trustProject(parts.project, trusted, files);
+  if (trusted) weighProjectSkills(parts.approvals, root); // from now on, as in a session that started trusted
   if (skills.length > 0) await recordShownSkills(parts.approvals.file, skills, parts.approvals); // the next /reload and start ask nothing of them
   keepWhileLost(parts.approvals, projectKey(root), trusted);
   // after a removed record the yes is the user's act, written at once as the start's trust yes is (run.ts): a
@@ -111,6 +112,7 @@ export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
   const resources = parts.trust.provisional && parts.trust.trusted ? gatedResources(root).filter(loaded) : [];
   if (resources.length === 0) return;
   parts.trust.provisional = false;
+  weighProjectSkills(parts.approvals, root); // the start weighed them already, as the project was trusted then: kept so
   try {
     await recordTrust(trustFile, projectKey(root), true, parts.approvals.file);
     keepWhileLost(parts.approvals, projectKey(root), true);

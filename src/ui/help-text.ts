@@ -27,7 +27,8 @@ export const HELP = `/help                      this list
 
 Keys:
 Enter                      send; a trailing \\ you type or Ctrl-J starts a new line; a paste is one message (a big one shows as [Pasted text #1 +N lines])
-Esc, Ctrl-C                cancel a running turn; text typed meanwhile waits at the next prompt (3 more Ctrl-C once the turn has not stopped for 2.5 s quit hey, that text kept in the history)
+typing during a turn       shows under the status; Enter queues the line, sent as your next message when the turn ends
+Esc, Ctrl-C                cancel a running turn; what you queued or typed meanwhile waits at the next prompt, unsent (3 more Ctrl-C once the turn has not stopped for 2.5 s quit hey, that text kept in the history)
 ↑/↓                        earlier lines (this project's first)
 Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)
 Ctrl-G, Ctrl-X Ctrl-E      write the line in $VISUAL or $EDITOR; it comes back unsent

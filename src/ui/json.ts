@@ -57,7 +57,7 @@ export function createJsonOutput(write: (line: string) => void): Output {
           return line({ ...event, arguments: args ?? {}, ...(args ? {} : { arguments_text: event.arguments }) });
         }
         case "usage": {
-          const { tokens_per_char: _, fixed_hash: _f, summary_failed: _s, rebuilt: _r, task_note: _n, history_from: _h, ...counts } = event; // the session's, not the wire format's
+          const { tokens_per_char: _, fixed_hash: _f, summary_failed: _s, rebuilt: _r, task_note: _n, history_from: _h, system_prompt: _p, ...counts } = event; // the session's, not the wire format's
           return line(counts);
         }
         case "tool_result":

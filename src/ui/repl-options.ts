@@ -43,6 +43,8 @@ export interface ReplOptions {
    * session closed as it stands; returns what to say of the session (empty: nothing saved). Must not throw.
    */
   quitMidTurn?(): string;
+  /** while a turn runs, the rows that show what is typed and queued meanwhile, at a width (TerminalOutput.typing); undefined: none */
+  typing?(rows: ((columns: number) => string[]) | undefined): void;
   /** whether a pasted path names a file: a paste that is one dropped image or PDF becomes its mention (ui/dropped-file.ts); unset, pastes stay text */
   isFile?(path: string): boolean;
 }

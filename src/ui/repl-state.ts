@@ -1,7 +1,8 @@
 // The interactive prompt's modes and keys (SPEC §17, issues 14 and 28) as a pure step: the state and one event in, the next state
 // and what to do out. At the prompt keys edit the line (line-editor.ts), Ctrl-R searches the history (history-search.ts), Ctrl-G or
 // Ctrl-X Ctrl-E hands the line to the user's editor (external-editor.ts) and takes back what it left, Shift+Tab turns plan mode on or
-// off; during a turn keys are kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn; at an empty prompt the first
+// off; during a turn keys edit a line drawn under the turn's status, Enter queues it, and the queue is sent line by line as turns
+// end (typed-ahead.ts); Ctrl-C or Esc cancels a turn, its queue put back at the prompt, unsent; at an empty prompt the first
 // Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question asked during a turn (a /reload's approval) takes the keys until it
 // is answered; Ctrl-Z suspends. The exit code says how the session ended (a signal's code, else 0), never how an earlier turn did.
 // The driver (repl.ts) reads the terminal, draws, runs lines and carries out the effects, in order.
@@ -10,8 +11,9 @@ import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./hi
 import type { Key } from "./keys.ts";
 import type { Effect, ReplEvent, RowMove } from "./repl-effects.ts";
 import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, isKill, killedBy, type EditorState } from "./line-editor.ts";
-import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
-import { aheadAtEnd, readAfterEnd, type TurnEndTimes } from "./typed-ahead.ts";
+import { expand, foldEntry, foldPaste, folds } from "./paste-fold.ts";
+import { aheadAtEnd, readAfterEnd } from "./typed-ahead.ts";
+import { initialRepl, type ReplState } from "./repl-model.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
 export const EXIT_CTRL_C_MS = 2000;
@@ -24,76 +26,8 @@ export const FORCE_QUIT_PRESSES = 3;
 export const FORCE_QUIT_AFTER_MS = 2500;
 export { HELD_BREAK_MS } from "./typed-ahead.ts";
 
-/** The turn-end times: keys read right after a turn ended may have been typed during it (typed-ahead.ts). */
-export interface ReplState extends TurnEndTimes {
-  /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
-  mode: "prompt" | "search" | "busy" | "ask" | "done";
-  editor: EditorState;
-  /** earlier lines, oldest first, their big pastes folded (paste-fold.ts) */
-  history: readonly string[];
-  /** the pastes folded this session, in the line and in history; sent and saved in full */
-  pastes: Pastes;
-  /** when Ctrl-C last hit an empty prompt (ms), 0 when it did not */
-  lastCtrlC: number;
-  /** the running turn was cancelled (Ctrl-C, Esc, a signal) */
-  cancelled: boolean;
-  /** Ctrl-C presses since the cancel the turn has not honoured */
-  cancelPresses: number;
-  /** when the running turn was cancelled by a key (ms) */
-  cancelledAt?: number;
-  /** what was typed during the last turn, shown when it ended: a Ctrl-C that clears it as it stands says so (it was never seen being typed) */
-  typedAhead?: string;
-  /** the line typed during a turn that a Ctrl-C then cleared, unsent since: a Ctrl-C that leaves hey keeps it in the history */
-  clearedAhead?: string;
-  /** the line as the last paste left it, the cursor after the paste: a `\` it ends in is text, not a line continuation */
-  pasted?: string;
-  /** the question being asked, and the line that waits under it */
-  asking?: { question: string; saved: EditorState };
-  /** the exit code after a signal (or the terminal closing) */
-  signalled?: number;
-  /** the history search under way, and the line it started from (given back when it is cancelled) */
-  search?: { state: Search; saved: EditorState };
-  /** the query of the last search (Ctrl-R Ctrl-R takes it up again) */
-  lastQuery: string;
-  /** lines that did not come from a turn (an MCP server connected), kept while a turn runs */
-  later: readonly string[];
-  /** what the last Ctrl-U, Ctrl-K, Ctrl-W, Alt-D or Ctrl-C (the whole line) cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
-  killed: string;
-  /** the last key was one of those kills: the next adds to `killed` (Ctrl-W Ctrl-W then Ctrl-Y brings both words back) */
-  killing?: boolean;
-  /** the screen column Up and Down in a row keep to, the cursor's at the first of them: a short row between does not change it */
-  goalCol?: number;
-  /** when Esc last hit an empty prompt (ms): Esc Esc, Claude Code's rewind, points to /undo */
-  lastEscape?: number;
-  /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
-  cursorAsked?: boolean;
-  /** Ctrl-X was the last key at the prompt: a Ctrl-E next opens the line in the user's editor */
-  ctrlX?: boolean;
-}
-
 export type { Effect, ReplEvent } from "./repl-effects.ts";
-
-/** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
-export function initialRepl(history: readonly string[]): ReplState {
-  let pastes: Pastes = [];
-  const folded = history.map((entry) => {
-    const f = foldEntry(pastes, entry);
-    pastes = f.pastes;
-    return f.text;
-  });
-  return {
-    mode: "prompt",
-    editor: emptyEditor(folded),
-    history: folded,
-    pastes,
-    lastCtrlC: 0,
-    cancelled: false,
-    cancelPresses: 0,
-    lastQuery: "",
-    later: [],
-    killed: "",
-  };
-}
+export { initialRepl, type ReplState };
 
 /** The text before the line: the question while one is asked, the search while one runs, else the prompt. */
 export function promptOf(s: ReplState, prompt: string): string {
@@ -147,12 +81,11 @@ export function step(s: ReplState, e: ReplEvent): Step {
 
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: RowMove): Step {
   const { killing = false, goalCol, ctrlX = false } = s; // a kill, an Up or Down, a Ctrl-X: each goes on into the next key, and ends there
-  const late = readAfterEnd(s.mode === "prompt" ? s : {}, key, more, now);
+  const late = readAfterEnd(s.mode === "prompt" ? s : {}, key, now);
   s = { ...s, killing: false, goalCol: undefined, ctrlX: false, ...late.times, editor: late.lineBreak ? insert(s.editor, "\n") : s.editor };
-  if (late.heldEnter) return { state: s, effects: [] }; // the line's own Enter, typed during the turn: nothing to draw, nothing sent
   if (s.mode === "search") return searchKey(s, key, more, now);
-  // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn nobody
-  // moves by words in a line they cannot see, so it is the cancel it looks like, the letter kept
+  // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn Esc is the stop a user counts on,
+  // so it is the cancel it looks like, the letter kept (words are moved over with Ctrl-Left, Ctrl-Right there)
   if (s.mode === "busy" && key.type === "key" && key.alt !== undefined && PRINTABLE.test(key.alt)) {
     const cancelled = onKey(s, { type: "key", name: "escape" }, more, now);
     const typed = onKey(cancelled.state, { type: "text", text: key.alt }, more, now);
@@ -177,8 +110,9 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: Row
   const edited = (editor: EditorState): Step => ({ state: { ...s, editor }, effects: redraw });
   switch (key.name) {
     case "enter": {
-      // during a turn, and for lines that arrive together (a paste the terminal did not bracket), Enter is a newline
-      if (s.mode === "busy" || more) return edited(insert(s.editor, "\n"));
+      // for lines that arrive together (a paste the terminal did not bracket), Enter is a newline; during a turn it queues the line
+      if (more) return edited(insert(s.editor, "\n"));
+      if (s.mode === "busy") return s.editor.text.trim() === "" ? { state: s, effects: [] } : queue(s);
       const { text, cursor } = s.editor;
       // a typed `\` continues the line; one a paste ended in is text (a Windows path, a shell line), sent as pasted
       if (text.endsWith("\\") && cursor === text.length && text !== s.pasted)
@@ -264,7 +198,7 @@ function ctrlC(s: ReplState, now: number): Step {
  * turn (never seen, and no prompt to bring it back to) kept in the history, as Up finds it after a restart.
  */
 function forceQuit(s: ReplState, since: number): Step {
-  const draft = expand(s.pastes, s.editor.text).replace(/\n+$/, "");
+  const draft = expand(s.pastes, [...s.queued, s.editor.text].join("\n")).replace(/\n+$/, "");
   const kept = draft.trim() !== "";
   const after = Number.isFinite(since) ? ` ${Math.round(since / 1000)} s after it was cancelled` : "";
   const why = `hey quit: the turn had not stopped${after}${kept ? "; what you typed during it is in the history (↑)" : ""}`;
@@ -289,7 +223,12 @@ function submit(s: ReplState): Step {
   return run({ ...s, history: remembered(s.history, text) }, full, [{ type: "below" }, { type: "remember", entry: full }]);
 }
 
-/** A line becomes a turn: what is typed meanwhile collects, unseen, in a new line. */
+/** Enter during a turn: the line joins the queue, sent when the turn ends; the next is typed on an empty line. */
+function queue(s: ReplState): Step {
+  return { state: { ...s, queued: [...s.queued, s.editor.text], editor: emptyEditor(s.history), pasted: undefined }, effects: [] };
+}
+
+/** A line becomes a turn: what is typed meanwhile collects in a new line, drawn under the turn's status. */
 export function run(s: ReplState, line: string, before: Effect[] = []): Step {
   return {
     state: {
@@ -361,11 +300,26 @@ function ended(s: ReplState, quit: boolean, now: number): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
   const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
-  // the line typed meanwhile is shown, its cursor at the end; the Enters that ended it (newlines during a turn) are not drawn, and
-  // keys read right after may have been typed before the end (typed-ahead.ts)
-  const { text, ...times } = aheadAtEnd(s.editor.text, now);
+  // the turn ended as it meant to: the first line queued is sent, shown as a typed line is; the line being typed goes on under the next turn
+  const [first, ...rest] = s.queued;
+  if (first !== undefined && !s.cancelled) {
+    const full = expand(s.pastes, first);
+    const shown: Effect[] = [...flushed, { type: "draw", fresh: true, line: first }, { type: "below" }, { type: "remember", entry: full }];
+    const sent = run({ ...next, queued: rest, history: remembered(s.history, first) }, full, shown);
+    return { state: { ...sent.state, editor: s.editor }, effects: sent.effects };
+  }
+  // the line typed meanwhile, after what was queued (a cancel sends none of it: the user stopped the agent), is shown, unsent, its
+  // cursor at the end; line breaks that ended it are not drawn, and keys read right after may have been typed before the end
+  const { text, ...times } = aheadAtEnd([...s.queued, s.editor.text].filter((l) => l !== "").join("\n"), now);
   return {
-    state: { ...next, ...times, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text },
+    state: {
+      ...next,
+      ...times,
+      mode: "prompt",
+      queued: [],
+      editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length },
+      typedAhead: text,
+    },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
 }

@@ -13,6 +13,7 @@ import { droppedKey } from "./dropped-file.ts";
 import { drawnLines, promptRows, reflowedRow, rowMove as rowMoveOf, windowTop, type DrawnLines, type Row } from "./prompt-rows.ts";
 import { editText } from "./external-editor.ts";
 import { drawn, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
+import { aheadRows, type AheadLook } from "./typed-ahead.ts";
 import { exitAfterGrace, onJobControl, onSignals, SIGNAL_EXIT, SIGNAL_REASON, stopJob, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
 import { wrapColumns } from "./wrap.ts";
@@ -143,6 +144,16 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     const next = step(state, event);
     state = next.state;
     for (const effect of next.effects) apply(effect);
+    showAhead();
+  }
+  const look: AheadLook = { shown, width: terminalWidth, mark: (ch) => (opts.color ? `\x1b[7m${ch}\x1b[27m` : ch) };
+  let aheadShown = false;
+  /** during a turn, what is typed and queued is drawn under its status (the turn's output draws it, at each frame's width) */
+  function showAhead(): void {
+    const { mode, queued, editor } = state;
+    const shows = mode === "busy" && !lent && !restored && (queued.length > 0 || editor.text !== "");
+    if (shows || aheadShown) opts.typing?.(shows ? (cols) => aheadRows(queued, editor.text, editor.cursor, cols, look) : undefined);
+    aheadShown = shows;
   }
   function apply(e: Effect): void {
     switch (e.type) {
@@ -302,10 +313,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   }
 
   // ---- the terminal, and giving it back ----
-  // the terminal reflowed the drawn line (draw finds where that put the cursor): drawn again at the new width
-  const onResize = () => {
-    if (drawn(state) && !lent && !asking) draw();
-  };
+  // the terminal reflowed the drawn line (draw finds where that put the cursor): drawn again at the new width (the rows under a
+  // turn's status are drawn at each frame's width)
+  const onResize = () => drawn(state) && !lent && !asking && draw();
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
   const onEnd = () => dispatch({ type: "signal", code: SIGNAL_EXIT.SIGHUP, why: CLOSED });
   const ignore = () => {};

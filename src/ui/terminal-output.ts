@@ -50,4 +50,9 @@ export interface TerminalOutput extends Output {
    * there), its status under it. `moved`: hey was stopped unseen (SIGSTOP) and has continued: nothing drawn is cleared.
    */
   suspend(moved: boolean): () => void;
+  /**
+   * The REPL's rows under the status while a turn runs (what the user types and queues meanwhile), drawn at the width given,
+   * again at each frame; a stream's text that has gone on shows them under it at once. Undefined: none.
+   */
+  typing(rows: ((columns: number) => string[]) | undefined): void;
 }

@@ -14,7 +14,7 @@ import { compactionLine } from "./compaction-line.ts";
 import { lineEnd, QUIET_MS } from "./quiet-status.ts";
 import { spinnerWords } from "./spinner-words.ts";
 import { reflowedRow } from "./prompt-rows.ts";
-import { LIVE_COLUMNS, LIVE_ROWS, liveRowsFor } from "./live-rows.ts";
+import { aheadBlock, LIVE_COLUMNS, liveLines, liveRowsFor } from "./live-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { parseArguments } from "../kernel/ir.ts";
 import { callPath } from "../kernel/tool-args.ts";
@@ -90,7 +90,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinUntil: number | undefined;
   let spinStart = 0;
   const live = new Map<string, string[]>(); // running commands' last lines of output, by call
-  let liveDrawn = { cells: [] as number[][], columns: 0, height: 0 }; // the rows of them above the spinner's, as drawn
+  let liveDrawn = { cells: [] as number[][], columns: 0, height: 0, below: false }; // the rows of them above the spinner's, as drawn; rows under it
+  let typing: ((columns: number) => string[]) | undefined; // the REPL's rows under the spinner (what is typed and queued during the turn), at a width
   let spinLine = ""; // the spinner's row as drawn: the cursor is at its end
   /** a drawn line's characters, the columns of each (what a resize reflows) */
   const cellsOf = (line: string) => [...line].map(width).filter((w) => w > 0);
@@ -103,23 +104,15 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
    * command's under its own while other calls of the batch still run)
    */
   const drawLive = () => {
-    const running = [...calls].filter(([id]) => live.has(id));
-    const each = running.length > 1 ? Math.max(1, Math.floor(LIVE_ROWS / running.length) - 1) : Number.POSITIVE_INFINITY;
-    const labelled = calls.size > 1; // which of the calls still running they are from
-    const lines = running.flatMap(([id, call]) => [
-      ...(labelled ? [call.label] : []),
-      ...live
-        .get(id)!
-        .slice(-each)
-        .map((l) => DIFF_INDENT + visible(l)),
-    ]);
+    const running = [...calls].filter(([id]) => live.has(id)).map(([id, call]) => ({ label: call.label, lines: live.get(id)! }));
+    const lines = liveLines(running, calls.size > 1, DIFF_INDENT);
     const columns = info.columns?.() || LIVE_COLUMNS; // a wrapped row would not be cleared: cut even when the width is unknown
-    // and no more rows than fit above the spinner's: a row scrolled off the screen's top could not be cleared (a copy per frame)
+    // and no more rows than fit above the spinner's (and what is typed under it): a row scrolled off the screen's top could not be cleared
     const height = info.rows?.() ?? 0;
-    const rows = lines.slice(lines.length - liveRowsFor(lines.length, height)).map((l) => cutToWidth(l, columns, width));
+    const rows = lines.slice(lines.length - liveRowsFor(lines.length, height, typing?.(columns).length)).map((l) => cutToWidth(l, columns, width));
     const block = rows.join("\n");
     info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
-    liveDrawn = { cells: rows.map(cellsOf), columns, height };
+    liveDrawn = { cells: rows.map(cellsOf), columns, height, below: liveDrawn.below };
   };
   /** the live lines and the spinner's row cleared, the cursor where the first was: as many rows up as the terminal's reflow made them after a resize */
   const clearLive = () => {
@@ -129,8 +122,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       columns === liveDrawn.columns
         ? cells.length
         : reflowedRow({ cells: [...cells, cellsOf(spinLine)], line: cells.length, offset: width(spinLine), cols: liveDrawn.columns }, columns);
-    info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : CLEAR_LINE);
-    liveDrawn = { cells: [], columns: 0, height: 0 };
+    info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : liveDrawn.below ? CLEAR_DOWN : CLEAR_LINE);
+    liveDrawn = { cells: [], columns: 0, height: 0, below: false };
   };
   const stopSpinner = () => {
     cancelQuiet(); // the caller writes, or a spinner of its own starts
@@ -172,22 +165,24 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         drawLive();
       }
       const line = fitted(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${waits.words(label, spinStart, until)}`); // one row: a wrapped line would not be cleared
-      info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line));
-      spinLine = line;
+      const below = aheadBlock(typing?.(info.columns?.() || LIVE_COLUMNS) ?? [], width(line), liveDrawn.below, info.color);
+      info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line) + below.text);
+      [spinLine, liveDrawn.below] = [line, below.drawn];
     };
     draw();
     spinner = setInterval(draw, SPINNER_INTERVAL_MS);
-    redraw = () => draw(true);
+    redraw = (live = true) => draw(live);
   };
-  let redraw = () => {};
+  let redraw = (_live?: boolean) => {};
   /** after streamed text or thinking: a stream quiet for QUIET_MS (a stall, a call's arguments coming) shows a status under it */
   const awaitQuiet = () => {
     cancelQuiet();
     if (!info.tty || finalOnly || section === undefined || spinner) return;
-    const since = now();
-    cancelQuiet = later(QUIET_MS, () => {
+    // while the user types during the turn, the status (the wait it counted going on) and their line come back under the text at once
+    const since = typing ? spinStart : now();
+    cancelQuiet = later(typing ? 0 : QUIET_MS, () => {
       const under = end.status(info.columns?.() ?? 0);
-      if (under && section !== undefined && !spinner) spin("waiting for the model…", since, undefined, under);
+      if (under && section !== undefined && !spinner) spin(typing ? "working…" : "waiting for the model…", since, undefined, under);
     });
   };
 
@@ -231,7 +226,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     stopSpinner,
     suspend(moved) {
       const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
-      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0, height: 0 }, undefined]; // the shell's lines stand where they were drawn
+      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0, height: 0, below: false }, undefined]; // the shell's lines stand where they were drawn
       if (moved) clearInterval(spinner);
       else stopSpinner();
       // after a SIGSTOP the status's timer may have drawn a frame on the shell's fresh line before this
@@ -246,6 +241,11 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       };
     },
     toggleThinking: () => (showThinking = !showThinking),
+    typing(rows) {
+      typing = rows;
+      if (spinner) redraw(false);
+      else if (rows) awaitQuiet();
+    },
     notice(line) {
       const running = spinner ? { label: spinLabel, start: spinStart, until: spinUntil } : undefined;
       infoLine(line);

@@ -32,7 +32,7 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 
-test("run 1 writes a skill with write_file; run 2 (-c --approve) lists it, reads it and answers as it says", async () => {
+test("run 1 writes a skill with write_file; run 2 (-c --approve) is told of it, reads it and answers as it says", async () => {
   const first = await hey(["-p", "save a skill for greetings"]);
   expect(first).toMatchObject({ code: 0, stdout: "Saved the skill.\n" });
   expect(readFileSync(join(project.path, SKILL_PATH), "utf8")).toBe(SKILL_FILE);
@@ -41,7 +41,11 @@ test("run 1 writes a skill with write_file; run 2 (-c --approve) lists it, reads
   const second = await hey(["-c", "--approve", "-p", "greet me"]);
   expect(second).toMatchObject({ code: 0, stdout: `${SKILL_ANSWER}\n` });
   const [listing, afterRead] = model.requests.slice(2);
-  expect(systemOf(listing!)).toContain(`.hey/skills/:\n- ${SKILL_NAME}: How to greet the user. Use it whenever the user asks for a greeting.`);
+  // within the cache's lifetime the session's system prompt goes on (x4 #3): the skill written since comes in a note
+  expect(systemOf(listing!)).toBe(systemOf(model.requests[0]!));
+  expect(textOf(listing!.messages.at(-1))).toContain(
+    `+ skill ${SKILL_NAME}: How to greet the user. Use it whenever the user asks for a greeting. (.hey/skills/${SKILL_NAME}/SKILL.md)`,
+  );
   expect(listing!.messages.some((m) => textOf(m) === "save a skill for greetings")).toBe(true); // -c continued run 1
   expect(afterRead!.messages.at(-2)!.tool_calls![0]!.function).toEqual({ name: "read_file", arguments: JSON.stringify({ path: SKILL_PATH }) });
   expect(textOf(afterRead!.messages.at(-1))).toContain(`Reply with exactly: ${SKILL_ANSWER}`);

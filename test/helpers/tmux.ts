@@ -35,7 +35,7 @@ export interface Term {
   cursor(): Promise<{ col: number; row: number }>;
   /**
    * Resolves once the program in the pane has read every key typed so far: its terminal holds no
-   * unread input. Keys typed during a turn show nothing, so a test that lets the turn end next
+   * unread input. Keys typed during a turn show only under its status, so a test that lets the turn end next
    * waits on this, else the turn may end before they are read (Linux: FIONREAD on the pane's tty).
    */
   keysRead(): Promise<void>;

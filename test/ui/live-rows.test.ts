@@ -17,6 +17,12 @@ test.each([
   expect(liveRowsFor(lines, height)).toBe(drawn);
 });
 
+test("rows typed under the spinner during the turn take their room from the live lines, never the spinner's row", () => {
+  expect(liveRowsFor(5, 6, 2)).toBe(3);
+  expect(liveRowsFor(5, 3, 2)).toBe(0);
+  expect(liveRowsFor(5, 0, 2)).toBe(5); // height unknown: all
+});
+
 function shortWindow(rows: { n: number }) {
   const err: string[] = [];
   const info = { write: (s: string) => void err.push(s), color: false, tty: true, columns: () => 60, rows: () => rows.n };

@@ -22,7 +22,8 @@ function screenOf(written: string): string[] {
       if (csi[2] === "A") row = Math.max(0, row - n);
       if (csi[2] === "G") col = n - 1;
       if (csi[2] === "K") at().length = Math.min(at().length, col);
-      if (csi[2] === "J") rows.length = row + 1;
+      if (csi[2] === "C") col += n;
+      if (csi[2] === "J") [rows.length, at().length] = [row + 1, Math.min(at().length, col)];
       i += csi[0].length - 1;
     } else if (c === "\r") col = 0;
     else if (c === "\n") [row, col] = [row + 1, 0];
@@ -63,6 +64,7 @@ function terminal(o: { tty?: boolean; pipe?: boolean } = {}) {
     screen: () => screenOf(written.join("")),
     waiting: () => quiet !== undefined,
     stop: () => out.stopSpinner(),
+    typing: (rows: string[] | undefined) => out.typing(rows && ((cols: number) => rows.map((r) => r.slice(0, cols - 1)))),
   };
 }
 
@@ -137,4 +139,35 @@ test.each([
 test("a line the terminal already wraps gets a status when its last row leaves room, and none when it is full", () => {
   expect(wayBack(STALLED, 20, 20)).toEqual([1, 13]);
   expect(wayBack(STALLED, 16, 16)).toBeUndefined();
+});
+
+test("what the user types during the turn shows under the status at once, under the streamed text too, and goes with the status before the text goes on", () => {
+  const term = terminal();
+  term.emit(start, { type: "text_delta", text: "I am starting to " });
+  term.typing(["› run the linter"]);
+  term.quietFor(0); // no quiet wait while the user types: the status and their line come back under the text at once
+  expect(term.screen()).toEqual(["I am starting to", "⠋ working… 0s", "› run the linter"]);
+  term.typing(["queued: run the linter"]);
+  expect(term.screen()).toEqual(["I am starting to", "⠙ working… 0s", "queued: run the linter"]); // drawn again in place
+  term.emit({ type: "text_delta", text: "write it.\n" });
+  expect(term.screen().join("\n").trimEnd()).toBe("I am starting to write it."); // status and rows cleared; the text goes on where it stopped
+  term.quietFor(0);
+  expect(term.screen().slice(-2)).toEqual(["⠋ working… 0s", "queued: run the linter"]);
+  term.typing(undefined);
+  expect(term.screen().at(-1)).toBe("⠙ working… 0s"); // the rows go when there is nothing left to show
+  term.emit(done);
+  expect(term.screen().join("\n")).not.toContain("queued");
+});
+
+test("what is typed during a running command shows under the spinner, its live lines above; each frame draws it once, and the result clears it", () => {
+  const term = terminal();
+  term.emit(start, { type: "tool_call", id: "c", name: "bash", arguments: '{"command":"make"}' });
+  term.typing(["queued: fix it", "› and lint"]);
+  term.emit({ type: "tool_output", id: "c", lines: ["cc -c a.c", "cc -c b.c"] });
+  expect(term.screen().slice(-5)).toEqual(["    cc -c a.c", "    cc -c b.c", "⠹ running… 0s", "queued: fix it", "› and lint"]);
+  term.emit({ type: "tool_output", id: "c", lines: ["ld a.o b.o"] });
+  expect(term.screen().slice(-4)).toEqual(["    ld a.o b.o", "⠸ running… 0s", "queued: fix it", "› and lint"]);
+  expect(term.screen().join("\n")).not.toContain("cc -c");
+  term.emit({ type: "tool_result", id: "c", name: "bash", ok: true, output: "[exit code 0]" }, done);
+  expect(term.screen().join("\n")).not.toMatch(/queued|and lint|ld a\.o/);
 });

@@ -249,20 +249,54 @@ describe("during a turn", () => {
 
   const busy = () => play([text("go"), key("enter")]).state;
 
-  test("keys are kept, not drawn, never sent: Enter is a newline; they wait at the next prompt", () => {
-    const typed = play([text("next"), key("enter"), text("line")], busy());
-    expect(types(typed.effects)).toEqual([]);
-    const after = play([{ type: "ended", line: "go", quit: false, now: 0 }], typed.state);
-    expect(after.state.mode).toBe("prompt");
-    expect(after.state.editor).toMatchObject({ text: "next\nline", cursor: "next\nline".length });
-    expect(after.effects).toEqual([{ type: "draw", fresh: true }]);
+  const ended: ReplEvent = { type: "ended", line: "go", quit: false, now: 0 };
+  const endedAt = (now: number): ReplEvent => ({ type: "ended", line: "go", quit: false, now });
+
+  test("keys edit a line that is never sent by itself; Enter queues it, and the queue is sent as the turn ends, the line being typed kept", () => {
+    const typed = play([text("next"), key("enter"), text("lin"), key("left"), key("backspace"), key("right"), text("e")], busy());
+    expect(types(typed.effects)).toEqual([]); // drawn under the turn's status by the driver, not at a prompt
+    expect(typed.state).toMatchObject({ mode: "busy", queued: ["next"], editor: { text: "lne" } });
+    const after = play([ended], typed.state);
+    expect(after.effects).toEqual([
+      { type: "draw", fresh: true, line: "next" },
+      { type: "below" },
+      { type: "remember", entry: "next" },
+      { type: "run", line: "next" },
+    ]);
+    expect(after.state).toMatchObject({ mode: "busy", queued: [], editor: { text: "lne", cursor: 3 }, history: ["go", "next"] });
+    // that turn ends with nothing queued: the line waits at the prompt, unsent
+    const back = play([ended], after.state);
+    expect(back.effects).toEqual([{ type: "draw", fresh: true }]);
+    expect(back.state).toMatchObject({ mode: "prompt", editor: { text: "lne", cursor: 3 } });
   });
 
-  test("an Enter that ended what was typed during the turn is dropped: the next Enter sends it, without an empty last line", () => {
-    const typed = play([text("then run the tests"), key("enter"), key("enter")], busy());
-    const after = play([{ type: "ended", line: "go", quit: false, now: 0 }], typed.state);
-    expect(after.state.editor).toMatchObject({ text: "then run the tests", cursor: 18 });
-    expect(play([key("enter")], after.state).effects).toContainEqual({ type: "run", line: "then run the tests" });
+  test("several queued lines are sent one per turn, in order, a slash command as typed (it runs as the command); an empty Enter queues nothing", () => {
+    const typed = play([text("fix the test"), key("enter"), key("enter"), text("/diff"), key("enter"), text("  "), key("enter")], busy());
+    expect(typed.state.queued).toEqual(["fix the test", "/diff"]);
+    const first = play([ended], typed.state);
+    expect(first.effects.at(-1)).toEqual({ type: "run", line: "fix the test" });
+    const second = play([ended], first.state);
+    expect(second.effects.at(-1)).toEqual({ type: "run", line: "/diff" });
+    expect(play([ended], second.state).state).toMatchObject({ mode: "prompt", queued: [] });
+  });
+
+  test("a queued paste is sent whole and kept folded in the history; Ctrl-U clears the line being typed, not the queue", () => {
+    const big = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
+    const typed = play([text("see "), paste(big), key("enter"), text("draft"), key("killToStart")], busy());
+    expect(typed.state).toMatchObject({ editor: { text: "" }, killed: "draft" });
+    expect(typed.state.queued).toHaveLength(1);
+    expect(play([ended], typed.state).effects.at(-1)).toEqual({ type: "run", line: `see ${big}` });
+  });
+
+  test("Esc or Ctrl-C stops the turn as before; what was queued and the line being typed wait at the prompt, unsent, in order", () => {
+    for (const stop of ["escape", "interrupt"] as const) {
+      const typed = play([text("first"), key("enter"), text("second"), key("enter"), text("third"), key(stop)], busy());
+      expect(typed.effects).toEqual([{ type: "abort" }]);
+      const after = play([ended], typed.state);
+      expect(types(after.effects)).not.toContain("run");
+      expect(after.state).toMatchObject({ mode: "prompt", queued: [], editor: { text: "first\nsecond\nthird", cursor: 18 } });
+      expect(play([key("enter")], after.state).effects.at(-1)).toEqual({ type: "run", line: "first\nsecond\nthird" }); // one message, when the user says
+    }
   });
 
   /** `chunk` as the driver (repl.ts) feeds one read: its keys in order, Enter a newline when more keys came with it */
@@ -273,79 +307,45 @@ describe("during a turn", () => {
       state,
     ).state;
   };
-  const ended: ReplEvent = { type: "ended", line: "go", quit: false, now: 0 };
+  /** `chunk` typed a key at a time, each read on its own */
+  const typeOut = (chunk: string, state: ReplState) => parseKeys(chunk).keys.reduce((s, k) => read(k.type === "text" ? k.text : "\r", s), state);
 
-  // CI under load: `next question`, Enter, `more` typed while the answer streamed showed `› next questionmore`
-  describe.each(["\r", "\n"])("`next question`, %j, `more` typed during a turn", (enter) => {
-    const typedKeys = `next question${enter}more`;
+  // a loaded machine hands over keys typed before the turn's end only after it: wherever the end falls, the same line is sent,
+  // once, and the keys after its Enter are never part of it
+  describe("`next question`, Enter, `more` typed a key at a time during a turn", () => {
+    const typedKeys = "next question\rmore";
     const cuts = Array.from({ length: typedKeys.length + 1 }, (_, i) => i);
 
-    test.each(cuts)("read in two pieces cut at %i, both during the turn: two lines at the next prompt", (cut) => {
-      const during = read(typedKeys.slice(cut), read(typedKeys.slice(0, cut), busy()));
-      expect(play([ended], during).state.editor).toMatchObject({ text: "next question\nmore", cursor: 18 });
-    });
-
-    test.each(cuts)("the turn ending after %i of them were read: still two lines, whichever side of the end each key fell", (cut) => {
-      const atPrompt = read(typedKeys.slice(cut), play([ended], read(typedKeys.slice(0, cut), busy())).state);
-      expect(atPrompt.mode).toBe("prompt");
-      expect(atPrompt.editor).toMatchObject({ text: "next question\nmore", cursor: 18 });
+    test.each(cuts)("the turn ending after %i of them were read: `next question` is sent alone and `more` is typed on under the next turn", (cut) => {
+      const during = typeOut(typedKeys.slice(0, cut), busy());
+      const after = typeOut(typedKeys.slice(cut), play([ended], during).state);
+      expect(after).toMatchObject({ mode: "busy", editor: { text: "more" }, queued: [] });
+      expect(after.history).toEqual(["go", "next question"]); // sent once, and alone
     });
   });
 
-  // CI under load: `next question` and Enter typed during a turn, the Enter read only after the turn ended, sent the line
-  describe.each(["\r", "\n"])("`next question` and %j typed during a turn", (enter) => {
-    const typedKeys = `next question${enter}`;
-    const cuts = Array.from({ length: typedKeys.length }, (_, i) => i + 1);
-
-    test.each(cuts)("the turn ending after %i of them were read: the line waits, unsent, and the Enter typed after the turn sends it alone", (cut) => {
-      const atPrompt = read(typedKeys.slice(cut), play([ended], read(typedKeys.slice(0, cut), busy())).state);
-      expect(atPrompt.mode).toBe("prompt");
-      expect(atPrompt.editor).toMatchObject({ text: "next question", cursor: 13 });
-      expect(play([key("enter")], atPrompt).effects).toContainEqual({ type: "run", line: "next question" });
-    });
+  test("keys that came in one read (a paste the terminal did not bracket, a burst under load) are never sent: Enter among them is a line break", () => {
+    const during = read("next question\rmore", busy());
+    expect(during).toMatchObject({ queued: [], editor: { text: "next question\nmore" } });
+    const atPrompt = read("\rmore", play([ended], read("next question", busy())).state);
+    expect(atPrompt).toMatchObject({ mode: "prompt", editor: { text: "next question\nmore" } });
   });
 
-  test("an Enter read within HELD_BREAK_MS of the turn's end, onto a line typed during it without one, ends that line: not sent, words after it on a row of their own", () => {
+  test("a line break (Ctrl-J) that ended what was typed during the turn is not drawn; words read within HELD_BREAK_MS go on after it", () => {
     const at = (t: string, now: number): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now });
-    const back = play([{ type: "ended", line: "go", quit: false, now: 10_000 }], play([text("fix the test")], busy()).state).state;
-    const late = play([key("enter", 10_000 + HELD_BREAK_MS)], back);
-    expect(late.effects).toEqual([]); // nothing drawn, nothing sent
-    expect(late.state).toMatchObject({ mode: "prompt", editor: { text: "fix the test", cursor: 12 } });
-    expect(play([at("and lint", 10_000 + HELD_BREAK_MS)], late.state).state.editor.text).toBe("fix the test\nand lint");
-    // the line gets one Enter from the turn: the next is the user's, and sends it
-    expect(play([key("enter", 10_000 + HELD_BREAK_MS)], late.state).effects).toContainEqual({ type: "run", line: "fix the test" });
-    // its last words read late too, then its Enter: held all the same
-    expect(play([at("s", 10_010), key("enter", 10_020)], back).state).toMatchObject({ mode: "prompt", editor: { text: "fix the tests" } });
-    // an Enter later than that was typed with the line on screen: it sends
-    expect(play([key("enter", 10_000 + HELD_BREAK_MS + 1)], back).effects).toContainEqual({ type: "run", line: "fix the test" });
-  });
-
-  test("with nothing typed during the turn, a line typed and sent right after its end is sent", () => {
-    const back = play([{ type: "ended", line: "go", quit: false, now: 10_000 }], busy()).state;
-    expect(play([text("again"), key("enter", 10_001)], back).effects).toContainEqual({ type: "run", line: "again" });
-  });
-
-  test("the dropped Enter comes back only before words typed straight after it: not after an edit, not alone at an empty line", () => {
-    const back = play([ended], play([text("then run the tests"), key("enter")], busy()).state).state;
-    expect(play([paste("and lint")], back).state.editor.text).toBe("then run the tests\nand lint");
-    expect(play([key("backspace"), text("s")], back).state.editor.text).toBe("then run the tests"); // Backspace took `s`: the user edits what they see
-    expect(play([key("left"), text("x")], back).state.editor.text).toBe("then run the testxs");
-    expect(play([text("a"), text("b")], back).state.editor.text).toBe("then run the tests\nab"); // once
-    const impatient = play([ended], play([key("enter")], busy()).state).state; // an Enter alone during a turn: nothing to part
-    expect(play([text("hi")], impatient).state.editor.text).toBe("hi");
-  });
-
-  test("words typed well after the turn ended go on the line as shown, not on a row the screen never showed", () => {
-    const at = (t: string, now: number): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now });
-    const back = play([{ type: "ended", line: "go", quit: false, now: 10_000 }], play([text("fix the test"), key("enter")], busy()).state).state;
-    expect(play([at(" in foo.ts", 70_000), key("enter")], back).effects).toContainEqual({ type: "run", line: "fix the test in foo.ts" });
-    expect(play([at(" in foo.ts", 10_000 + HELD_BREAK_MS + 1)], back).state.editor.text).toBe("fix the test in foo.ts");
+    const back = play([endedAt(10_000)], play([text("fix the test"), key("newline"), key("newline")], busy()).state).state;
+    expect(back.editor).toMatchObject({ text: "fix the test", cursor: 12 });
     expect(play([at("and lint", 10_000 + HELD_BREAK_MS)], back).state.editor.text).toBe("fix the test\nand lint"); // the race the hold is for
+    expect(play([at(" in foo.ts", 10_000 + HELD_BREAK_MS + 1)], back).state.editor.text).toBe("fix the test in foo.ts");
+    expect(play([key("backspace"), text("s")], back).state.editor.text).toBe("fix the tess"); // an edit: the user edits what they see
+    expect(play([key("enter", 10_001)], back).effects).toContainEqual({ type: "run", line: "fix the test" });
   });
 
-  test("several Enters that ended what was typed during the turn hold one line break, not blank lines", () => {
-    const back = play([ended], play([text("fix the test"), key("enter"), key("enter"), key("enter")], busy()).state).state;
-    expect(play([text("and lint")], back).state.editor.text).toBe("fix the test\nand lint");
+  test("an Enter read just after the turn's end onto the line typed during it sends it, as it would have queued it in time; with nothing typed, a line typed right after is sent", () => {
+    const back = play([endedAt(10_000)], play([text("fix the test")], busy()).state).state;
+    expect(play([key("enter", 10_000 + 1)], back).effects).toContainEqual({ type: "run", line: "fix the test" });
+    const empty = play([endedAt(10_000)], busy()).state;
+    expect(play([text("again"), key("enter", 10_001)], empty).effects).toContainEqual({ type: "run", line: "again" });
   });
 
   test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it for 2.5 s exit 130, saying why", () => {
