@@ -92,7 +92,8 @@ testNeeding(["tmux"])(
       const asked = await line(term, "/reload", "(y/N/e)");
       expect(asked).toContain("Your own instruction files (2) are new or changed");
       await line(term, "e", (s) => /made\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
-      await line(term, "y", (s) => /other\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
+      // the second file's own question, drawn after the y (the combined question above names it too)
+      await line(term, "y", (s) => /\(y\/N\) y\n[^]*other\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
       const reloaded = await line(term, "n", (s) => /\(y\/N\) n\n[^]*\n›\s*$/.test(s));
       expect(reloaded).toContain("+ skill made");
       expect(reloaded).toContain("other/SKILL.md: left out: you said no to its text at /reload; hey asks again at its next interactive start");
