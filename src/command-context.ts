@@ -15,7 +15,8 @@ import { movedFrom } from "./fs/work-dir.ts";
 import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
 import { notedSkills } from "./prompt/skill-listing.ts";
-import { HELD_SKILL, shownPath } from "./prompt/source.ts";
+import { shownPath } from "./prompt/source.ts";
+import { DECLINED_SKILL, HELD_SKILL } from "./prompt/held-lines.ts";
 import { loadSkills, skillFolders } from "./skills/load.ts";
 import { formatSkills } from "./ui/skills-list.ts";
 
@@ -120,6 +121,7 @@ function skillsListing(runtime: Runtime, here: Places, columns: number): string 
     nameOnly: cut(list.named),
     unlisted: cut(list.left),
     awaiting: new Set(now.skills.filter((s) => runtime.unloadedSkill(s.name)?.includes(HELD_SKILL)).map((s) => s.name)),
+    declined: new Set(now.skills.filter((s) => runtime.unloadedSkill(s.name)?.includes(DECLINED_SKILL)).map((s) => s.name)),
     ...(leftOut && !projectLoaded ? { leftOut } : {}),
     shown: (path) => shownPath(path, here.cwd, here.home),
     columns,

@@ -11,6 +11,7 @@
 // for `/reload`. `hey -c` within the prompt cache's lifetime sends the session's last prompt again
 // (sentWith, prompt-record.ts), and what changed since goes in the same notes.
 import * as nodePath from "node:path";
+import { declinedLine, KEPT_AS_APPROVED, LEFT_OUT_CHANGED, waitingLine } from "./held-lines.ts";
 import { isAbsolute, join } from "node:path";
 import { readHeadText } from "../fs/read-head.ts";
 import { gatedResources } from "../fs/root-probe.ts";
@@ -125,6 +126,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
   const held = (path: string) => ((now) => now !== undefined && "held" in now)(opts.approvals?.loadable(path, opts));
+  const declined = (path: string) => ((now) => now !== undefined && "held" in now && now.declined === true)(opts.approvals?.loadable(path, opts));
+  /** the skills said to be left out after the user's no at /reload: said once, not at every later /reload */
+  const saidDeclined = new Set<string>();
   /** the user's files loaded as approved in place of their text now (loadable `kept`), since the last look: said, one line each */
   let kept: string[] = [];
   /** the user's files approved at the start, changed since, with no copy of what was approved: left out, said once */
@@ -298,12 +302,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const waiting = opts.approvals?.weighing() ? loadSkills(folders(trusted)).skills.filter((s) => held(s.path)) : [];
       return {
         errors: [],
-        warnings: [
-          ...fresh.map((p) => p.message),
-          ...(size && size !== sizeSaid ? [size] : []),
-          ...keptLines(),
-          ...waiting.map((s) => waitingLine(mine(s.path))),
-        ],
+        warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : []), ...keptLines(), ...waitingLines(waiting.map((s) => s.path))],
         userOnly: fresh.filter((p) => !modelHears(p) && !hidden(p)).map((p) => p.message), // on the user's screen alone, as at start-up
         changes: skillChanges(skills, next.skills),
         ...(note && note !== "rebuild" ? { note } : {}),
@@ -338,11 +337,20 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     },
   };
 
+  /** One line per held skill: waiting for the user's yes, or — once after the user's no at /reload — left out, with when hey asks again. */
+  const waitingLines = (paths: readonly string[]) => {
+    const no = paths.filter(declined);
+    for (const path of saidDeclined) if (!no.includes(path)) saidDeclined.delete(path);
+    const lines = paths.flatMap((p) => (!no.includes(p) ? [waitingLine(mine(p))] : saidDeclined.has(p) ? [] : [declinedLine(mine(p))]));
+    for (const path of no) saidDeclined.add(path);
+    return lines;
+  };
+
   const unloadedSkill = (name: string) => {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
     const all = loadSkills(folders(opts.skills.trusted()));
     const waiting = all.skills.find((s) => s.name === name && held(s.path))?.path;
-    if (waiting) return waitingLine(waiting);
+    if (waiting) return declined(waiting) ? declinedLine(waiting) : waitingLine(waiting);
     const now = load(opts.skills.trusted());
     // written since, in a folder that was read then: one of the project's, trusted since, is the trust's to say (user-input.ts)
     const written = load(loads).skills.find((s) => s.name === name)?.path;
@@ -378,12 +386,6 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   };
 }
 
-/** What is said of one of the user's files changed since the start with no copy of what was approved: left out. */
-export const LEFT_OUT_CHANGED = "changed since the start and hey has no copy of what you approved: left out; /reload or the next start asks about it";
-
-/** What is said of one of the user's files changed since the start, loaded as approved (trust/instructions.ts loadable). */
-export const KEPT_AS_APPROVED = "changed since the start: kept as you approved it; /reload or the next start asks about the new text";
-
 const NOTHING = { text: "", truncated: false, encoding: "utf-8" as const };
 
 /** The first `max` bytes of `bytes` as readHeadText reads a file's. */
@@ -391,18 +393,6 @@ function headOf(bytes: Uint8Array, max: number): ReturnType<typeof readHeadText>
   const truncated = bytes.length > max;
   return { ...decodeText(truncated ? wholeCharacters(bytes.subarray(0, max)) : bytes), truncated };
 }
-
-/** What PromptSource.unloadedSkill says of your own skill held out for want of approval (trust/instructions.ts). */
-export const HELD_SKILL = "is new or changed since you approved your instruction files";
-
-/**
- * Why a skill waiting for the user's yes is not loaded: hey asks a person, at the REPL's `/reload`
- * (trust/instruction-yes.ts askAtReload) or at an interactive start — never in a one-shot run, and
- * never under the agent's commands, so no `hey -p /reload` or script approves it. Said after a no
- * at /reload too, and at /skill:NAME.
- */
-const waitingLine = (path: string) =>
-  `${path} ${HELD_SKILL}: it waits for your yes, which hey asks at /reload in the interactive prompt or at its next interactive start`;
 
 /** A skill problem as it was said: its words and the version of its file. */
 const problemKey = (p: SkillProblem) => `${p.message}\n${p.version ?? ""}`;

@@ -4,9 +4,10 @@
 // them, so each is hashed here — only while a permission list is set: without one the agent may
 // change anything anyway, and the start pays nothing. A folder skill is hashed whole: the model
 // reads its reference files and runs its scripts as the skill's procedure.
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { PeerDirs } from "../fs/places.ts";
+import { isWithin } from "../fs/within.ts";
 import { userPeerFiles } from "./agents-md.ts";
 import { opensWithFrontmatter, skillFolders, skillHead } from "../skills/load.ts";
 
@@ -31,10 +32,12 @@ export interface UserInstruction {
   hash: string;
   /** the bytes that were hashed (of a folder skill, its SKILL.md's): what the question shows and the copy keeps */
   bytes?: Uint8Array;
+  /** a project skill that is a link to this real path, outside the project: the loader leaves it out (skills/load.ts), so nothing approves it */
+  outside?: string;
 }
 
-/** What of the user's instruction file at a path loads now (trust/instructions.ts loadable): bytes read once and hashed, the approved copy in place of a changed file (`kept`), or none (`held`). */
-export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean };
+/** What of the user's instruction file at a path loads now (trust/instructions.ts loadable): bytes read once and hashed, the approved copy in place of a changed file (`kept`), or none (`held`; `declined`: the user said no to this text at `/reload`). */
+export type Loadable = { bytes: Uint8Array; kept?: true } | { held: true; changed?: boolean; declined?: true };
 
 /** The run's approvals as the prompt asks them (trust/instructions.ts instructionGate). */
 export interface InstructionGate {
@@ -69,11 +72,11 @@ export function userInstructionFiles(at: UserPlaces): UserInstruction[] {
     const read = isFile(path) ? readHashed(path, at) : undefined;
     if (read) out.push({ path, kind: "AGENTS.md", ...read });
   }
-  for (const dir of userSkillFolders(at)) out.push(...skillFilesIn(dir, at));
+  for (const dir of userSkillFolders(at)) out.push(...skillFilesIn(dir, at).filter((f) => f.outside === undefined));
   return out;
 }
 
-/** The skills of the project's `.hey/skills` (`at.projectSkills`) alone, as userInstructionFiles finds them: what the trust question shows (trust/store.ts). */
+/** The skills of the project's `.hey/skills` (`at.projectSkills`) alone, as userInstructionFiles finds them and those that are links outside the project (`outside`): what the trust question shows (trust/store.ts). */
 export const projectSkillFiles = (at: UserPlaces): UserInstruction[] => (at.projectSkills ? skillFilesIn(at.projectSkills, at) : []);
 
 /** Each skill in the skills folder `dir`, with its hash; none when there is no such folder. */
@@ -92,9 +95,25 @@ function skillFilesIn(dir: string, at: UserPlaces): UserInstruction[] {
     const read = file && readHashed(file, at);
     // a README.md or notes beside the skills: the loader never loads it, so it is nothing to approve
     if (file === path && read && !looseSkill(read.bytes)) continue;
-    if (file && read) out.push({ path: file, kind: dir === at.projectSkills ? "project skill" : "skill", ...read });
+    const outside = file && linkOutOfProject(file, at);
+    if (file && read) out.push({ path: file, kind: dir === at.projectSkills ? "project skill" : "skill", ...read, ...(outside ? { outside } : {}) });
   }
   return out;
+}
+
+/**
+ * Where a skill of the project's `.hey/skills` at `path` really is, when that is outside the project
+ * (a.md a link to /elsewhere/a.md): the loader leaves it out whatever is approved (skills/load.ts).
+ * Undefined for any other file.
+ */
+export function linkOutOfProject(path: string, at: UserPlaces): string | undefined {
+  if (!at.projectSkills || !path.startsWith(`${at.projectSkills}/`)) return undefined;
+  try {
+    const real = realpathSync(path);
+    return isWithin(real, realpathSync(dirname(dirname(at.projectSkills)))) ? undefined : real;
+  } catch {
+    return undefined; // gone or unreadable: the reading says so
+  }
 }
 
 /** The bytes of `path` and their hash (hashOfRead), or undefined when it cannot be read. */

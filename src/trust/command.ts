@@ -12,7 +12,7 @@ import { places, projectRoot, type Places } from "../fs/places.ts";
 import { gatedResources, realDir } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
 import { fitted, isTty, writer } from "../ui/term.ts";
-import { alreadyTrustedNotice, effectsBlock, HOME_NO_PROJECT, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
+import { alreadyTrustedNotice, effectsBlock, HOME_NO_PROJECT, nothingNewNotice, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
 import { trustSkillsBlock } from "./instruction-approval.ts";
 import { skillsForTrust } from "./instructions.ts";
@@ -115,10 +115,15 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     } catch (e) {
       warn(`${at.trustFile}: ${errorText(e)}; projects count as not trusted`);
     }
-    if (trusted) say(alreadyTrustedNotice(project));
     const effects = effectLines(files);
-    if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
     const skills = skillsForTrust(approvals, at); // read once, as the files are: a yes approves them as shown
+    // nothing run, no skill new or changed: no question, as /trust asks none
+    if (trusted && effects.length === 0 && !skills.some((s) => s.was !== "same" && s.leftOut === undefined)) {
+      say(nothingNewNotice(project, skills.length > 0, false));
+      return EXIT.ok;
+    }
+    if (trusted) say(alreadyTrustedNotice(project));
+    if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
     const block = trustSkillsBlock(skills, at.root);
     if (block) out.write(`${block.trimStart()}\n`);
     const agent = agentCommand(process.env);

@@ -220,39 +220,102 @@ export type TrustSkill = UserInstruction & {
   /** against the approvals record: `same` as the user approved it (no lines shown), else what changed in it */
   was: "new" | "changed" | "same";
   shown?: string[];
+  /** why the loader leaves it out whatever the answer (a link outside the project): listed as not loaded, never approved */
+  leftOut?: string;
 };
 
-/** Lines of one skill the trust question shows at most: the question is about the project, each skill's text a part of it. */
+/** Body lines of one skill the trust question shows at most: the question is about the project, each skill's text a part of it. */
 export const TRUST_SKILL_LINES = 8;
-/** Skills the trust question shows the lines of; past them name and description alone. */
+/** Skills the trust question shows the lines of; past them name and description alone, and a yes does not approve those. */
 const TRUST_SHOWN_SKILLS = 3;
 /** Columns of a description in the trust question; past them it is cut. */
 const DESCRIPTION_COLUMNS = 160;
 
-/** The skills the trust question names (trustSkillsBlock): a yes approves these, as shown; those past QUESTION_FILES_MAX are only counted. */
-export const namedSkills = <T extends TrustSkill>(skills: readonly T[]): T[] => skills.slice(0, QUESTION_FILES_MAX);
+/**
+ * What the trust question says of a new skill's text (`where`: its path as the question names it):
+ * its body's first `max` lines, the rest counted with where to read it — the name and description
+ * are in the skill's head line already — and its frontmatter's other keys (`allowed-tools`, `model`…),
+ * which change what it does, on one line.
+ */
+export function skillText(text: string, max: number, where: string): string[] {
+  const lines = splitLines(text);
+  const close = lines[0]?.trim() === "---" ? lines.findIndex((l, i) => i > 0 && l.trim() === "---") : -1;
+  const keys: string[] = [];
+  let own = false; // inside the name or description key, whose value may go on over indented lines
+  for (const line of lines.slice(1, Math.max(close, 1))) {
+    const key = /^([A-Za-z0-9_-]+)\s*:/.exec(line)?.[1];
+    if (key !== undefined) own = key === "name" || key === "description";
+    if (own || line.trim() === "") continue;
+    if (key !== undefined || keys.length === 0) keys.push(line.trim());
+    else keys[keys.length - 1] += ` ${line.trim()}`;
+  }
+  let start = close + 1;
+  while (start < lines.length && lines[start]!.trim() === "") start++;
+  const body = lines.slice(start);
+  const head = keys.length ? [`(frontmatter: ${keys.join("; ")})`] : [];
+  if (body.length <= max) return [...head, ...(body.length ? body : ["(no text below its frontmatter)"])];
+  return [
+    ...head,
+    ...body.slice(0, max),
+    `… ${body.length - max} more lines (${start + max + 1}–${lines.length}) not shown: open ${visible(where)} to read them before answering`,
+  ];
+}
+
+/** Whether the trust question shows `s`'s text (or it is as the user approved it): what a yes may approve. */
+const textShown = (s: TrustSkill, i: number) => s.was === "same" || (i < TRUST_SHOWN_SKILLS && (s.shown?.length ?? 0) > 0);
+
+/** The skills the question names, in order: those the loader would load, up to QUESTION_FILES_MAX; each new or changed one numbered for textShown. */
+function namedRows(skills: readonly TrustSkill[]): { s: TrustSkill; i: number }[] {
+  let changed = 0;
+  return skills
+    .filter((s) => s.leftOut === undefined)
+    .slice(0, QUESTION_FILES_MAX)
+    .map((s) => ({ s, i: s.was === "same" || !s.shown?.length ? Number.POSITIVE_INFINITY : changed++ }));
+}
+
+/**
+ * The skills a yes to the trust question approves, as shown: those it showed the text of (the first
+ * TRUST_SHOWN_SKILLS new or changed) and those as the user approved them. The rest it named, counted
+ * or listed as not loaded are asked about on their own (the skills question, with `e`).
+ */
+export const approvedAtTrust = <T extends TrustSkill>(skills: readonly T[]): T[] => {
+  const rows = namedRows(skills);
+  return skills.filter((s) => rows.some((r) => r.s === s && textShown(s, r.i)));
+};
 
 /**
  * What the trust question says of the project's `.hey/skills` (paths relative to `root`): each
  * skill by name and description with whether it is new, changed or as approved — the first
- * TRUST_SHOWN_SKILLS new or changed ones with their lines — up to QUESTION_FILES_MAX, then a count;
- * "" when there is none.
+ * TRUST_SHOWN_SKILLS new or changed ones with their lines, which alone a yes approves, said — up
+ * to QUESTION_FILES_MAX, then a count; those the loader leaves out, with why; "" when there is none.
  */
 export function trustSkillsBlock(skills: readonly TrustSkill[], root: string): string {
   if (skills.length === 0) return "";
-  let withLines = 0;
-  const rows = namedSkills(skills).map((s) => {
-    const where = s.path.startsWith(`${root}/`) ? s.path.slice(root.length + 1) : s.path;
+  const rel = (s: TrustSkill) => visible(s.path.startsWith(`${root}/`) ? s.path.slice(root.length + 1) : s.path);
+  const rows = namedRows(skills).map(({ s, i }) => {
     const said = visible(s.description.replace(/\s+/g, " ").trim());
     const description = said.length > DESCRIPTION_COLUMNS ? `${said.slice(0, DESCRIPTION_COLUMNS)}…` : said;
     const state = s.was === "same" ? "as you approved it" : s.was === "new" ? "new" : "changed since you approved it";
-    const head = `  ${s.was === "same" ? "=" : s.was === "new" ? "+" : "~"} ${visible(s.name)}${description ? `: ${description}` : ""} (${visible(where)}, ${state})`;
-    if (s.was === "same" || !s.shown?.length || withLines++ >= TRUST_SHOWN_SKILLS) return head;
-    return `${head}:\n${shownLines(s.shown)}`;
+    const hidden = textShown(s, i) ? "" : "; its text not shown";
+    const head = `  ${s.was === "same" ? "=" : s.was === "new" ? "+" : "~"} ${visible(s.name)}${description ? `: ${description}` : ""} (${rel(s)}, ${state}${hidden})`;
+    return s.was === "same" || hidden ? head : `${head}:\n${shownLines(s.shown ?? [])}`;
   });
-  const rest = skills.length - rows.length;
+  const loads = skills.filter((s) => s.leftOut === undefined);
+  const unshown = namedRows(skills).filter(({ s, i }) => !textShown(s, i)).length;
+  if (unshown > 0)
+    rows.push(
+      unshown === 1
+        ? "  (a yes approves the skills shown with their text; the one whose text is not shown gets its own question after, with its text)"
+        : `  (a yes approves the skills shown with their text; the ${unshown} whose text is not shown get their own question after, with their text: e there goes through each)`,
+    );
+  const rest = loads.length - Math.min(loads.length, QUESTION_FILES_MAX);
   if (rest > 0)
     rows.push(`  … and ${rest} more, not named here: while a permission list is set, a yes does not approve them, and hey asks about them on their own`);
-  const one = skills.length === 1;
-  return `\nTrusted, it would load its .hey/skills: ${one ? "this skill" : `these ${skills.length} skills`}, whose text the agent follows as instructions in every session here:\n${rows.join("\n")}`;
+  for (const s of skills.filter((s) => s.leftOut !== undefined)) rows.push(`  not loaded: ${visible(s.name)} (${rel(s)}: ${visible(s.leftOut!)}; left out)`);
+  const one = loads.length === 1;
+  const what =
+    loads.length === 0
+      ? "no skill: its only ones are left out"
+      : `${one ? "this skill" : `these ${loads.length} skills`}, whose text the agent follows as instructions in every session here`;
+  return `\nTrusted, it would load its .hey/skills: ${what}:\n${rows.join("\n")}`;
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withInstructions } from "../config/approvals.ts";
 import { ownHash, keepCopies } from "./instruction-copies.ts";
-import { inUse, instructionQuestion, namedSkills, oneFileQuestion, pendingInstructions, type TrustSkill } from "./instruction-approval.ts";
+import { inUse, instructionQuestion, approvedAtTrust, oneFileQuestion, pendingInstructions, type TrustSkill } from "./instruction-approval.ts";
 import { weighed, withChanges, type InstructionState, type ShownSkills } from "./instructions.ts";
 import { readAnswer } from "./policy.ts";
 import { UNCHECKED, userInstructionFiles, type UserInstruction, type UserPlaces } from "../prompt/user-instructions.ts";
@@ -39,7 +39,10 @@ export async function askAtReload(
   for (const f of files) if (recorded[f.path] === f.hash && approved[f.path] !== f.hash) approveFile(state, f); // a second terminal's yes
   // what the question says a file changed from, and diffs it against: this run's approval, else the record's
   const before = { ...recorded, ...approved };
-  const pending = pendingInstructions(inUse(files, approved), before).filter((f) => !tooBigAsApproved(f.hash, approved[f.path]));
+  // a text the user said no to at an earlier /reload is not asked about again until it changes (or the next start)
+  const pending = pendingInstructions(inUse(files, approved), before).filter(
+    (f) => !tooBigAsApproved(f.hash, approved[f.path]) && state.declined?.[f.path] !== f.hash,
+  );
   if (pending.length === 0 || ask === undefined) return false;
   const shown = withChanges(state, pending, before, at.home);
   const typed = await ask(instructionQuestion(shown, at.home));
@@ -50,7 +53,10 @@ export async function askAtReload(
     if (all || (each && readAnswer((await ask(oneFileQuestion(f, at.home))) ?? "") === "yes")) {
       approveFile(state, f);
       yes = true;
-    } else if (state.wrote?.[f.path]) state.wrote[f.path] = state.wrote[f.path]!.filter((hash) => hash !== f.hash);
+    } else {
+      (state.declined ??= {})[f.path] = f.hash;
+      if (state.wrote?.[f.path]) state.wrote[f.path] = state.wrote[f.path]!.filter((hash) => hash !== f.hash);
+    }
   }
   return yes;
 }
@@ -63,12 +69,13 @@ const tooBigAsApproved = (hash: string, approved: string | undefined) =>
 function approveFile(state: InstructionState, f: Pick<UserInstruction, "path" | "hash" | "bytes">): void {
   (state.instructions ??= {})[f.path] = f.hash;
   if (state.held) delete state.held[f.path];
+  if (state.declined) delete state.declined[f.path];
   if (f.bytes) (state.texts ??= {})[f.path] = f.bytes;
 }
 
-/** The project's skills a trust question named (trust/instruction-approval.ts trustSkillsBlock), as it showed them: what its yes approves. */
+/** The project's skills a trust question showed (trust/instruction-approval.ts approvedAtTrust), as it showed them: what its yes approves. */
 export const shownSkills = (skills: readonly TrustSkill[]): ShownSkills =>
-  Object.fromEntries(namedSkills(skills).map((s) => [s.path, { hash: s.hash, ...(s.bytes ? { bytes: s.bytes } : {}) }]));
+  Object.fromEntries(approvedAtTrust(skills).map((s) => [s.path, { hash: s.hash, ...(s.bytes ? { bytes: s.bytes } : {}) }]));
 
 /**
  * After a yes at `/trust` or `hey trust`, whose question showed the project's skills: those it

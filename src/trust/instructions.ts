@@ -19,6 +19,7 @@ import {
   isLooseSkillFile,
   isUserAgentsFile,
   isUserInstruction,
+  linkOutOfProject,
   looseSkill,
   projectSkillFiles,
   userInstructionFiles,
@@ -40,6 +41,7 @@ import {
   pendingInstructions,
   type PendingInstruction,
   tilde,
+  skillText,
   TRUST_SKILL_LINES,
   type TrustSkill,
 } from "./instruction-approval.ts";
@@ -62,6 +64,8 @@ export interface InstructionState {
   texts?: Record<string, Uint8Array>;
   /** the hashes this session's write_file and edit calls left the user's files with (notingWrites): those load at `/reload` */
   wrote?: Record<string, string[]>;
+  /** the files a person said no to at `/reload`, path → the hash they saw: not asked about again this session until they change (trust/instruction-yes.ts) */
+  declined?: Record<string, string>;
   /** the trusted project's `.hey/skills` weighed at the start with the user's files (UserPlaces.projectSkills) */
   projectSkills?: string;
   /** the project's `.hey/skills` the trust question showed, when the user said yes there (trust/start.ts): approved as a yes to this step's question approves them */
@@ -189,7 +193,12 @@ export function skillsForTrust(state: Pick<InstructionState, "record" | "file">,
   const pending = files.flatMap((f): PendingInstruction[] =>
     approved?.[f.path] === f.hash ? [] : [{ ...f, was: approved?.[f.path] === undefined ? "new" : "changed" }],
   );
-  const shown = withChanges(state, pending, approved, here.home, TRUST_SKILL_LINES);
+  // a new skill's body, its name and description being in its head line (instruction-approval.ts skillText), and its folder's
+  // other files, which a yes approves with it (withChanges); a change as a diff
+  const body = (p: PendingInstruction) => skillText(shownText(p.bytes), TRUST_SKILL_LINES, relative(here.root, p.path));
+  const shown = withChanges(state, pending, approved, here.home, TRUST_SKILL_LINES).map((p) =>
+    p.was === "new" && p.shown ? { ...p, shown: p.unchecked ? [p.shown[0]!, ...body(p)] : [...body(p), ...folderOthers(p.path, p.hash)] } : p,
+  );
   const bytes = new Map(files.map((f) => [f.path, f.bytes]));
   // the loader's own reading of the bytes hashed: the name and description the prompt would list
   const { skills } = loadSkills([{ dir: at.projectSkills!, within: realOr(here.root) }], (path) => bytes.get(path) ?? "held");
@@ -197,7 +206,16 @@ export function skillsForTrust(state: Pick<InstructionState, "record" | "file">,
     const skill = skills.find((s) => s.path === f.path);
     const pend = shown.find((p) => p.path === f.path);
     const name = skill?.name ?? basename(basename(f.path) === "SKILL.md" ? dirname(f.path) : f.path, ".md");
-    return { ...f, name, description: skill?.description ?? "", was: pend?.was ?? "same", ...(pend?.shown ? { shown: pend.shown } : {}) };
+    // a link outside the project never loads, whatever the answer: said as such, never approved
+    const leftOut = f.outside && `a link to ${f.outside}, outside the project`;
+    return {
+      ...f,
+      name,
+      description: skill?.description ?? "",
+      was: pend?.was ?? "same",
+      ...(pend?.shown && !leftOut ? { shown: pend.shown } : {}),
+      ...(leftOut ? { leftOut } : {}),
+    };
   });
 }
 
@@ -210,7 +228,7 @@ function realOr(path: string): string {
 }
 
 /** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */
-export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts" | "projectSkills"> & { file?: string };
+export type LoadState = Pick<InstructionState, "held" | "instructions" | "wrote" | "texts" | "projectSkills" | "declined"> & { file?: string };
 
 /** `at` with the project's `.hey/skills` the start weighed: the files weighed all run are those the start weighed. */
 export const weighed = (state: LoadState, at: UserPlaces): UserPlaces => (state.projectSkills ? { ...at, projectSkills: state.projectSkills } : at);
@@ -228,14 +246,17 @@ export const weighed = (state: LoadState, at: UserPlaces): UserPlaces => (state.
  */
 export function loadable(state: LoadState, path: string, where: UserPlaces): Loadable | undefined {
   const at = weighed(state, where);
-  if (state.instructions === undefined || !isUserInstruction(path, at)) return undefined;
-  if (state.held?.[path] !== undefined) return { held: true };
+  // a project skill linked outside the project: the loader leaves it out, saying so
+  if (state.instructions === undefined || !isUserInstruction(path, at) || linkOutOfProject(path, at)) return undefined;
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
   } catch {
     return { held: true };
   }
+  // the text the user said no to at /reload: held, and said so
+  const no = state.declined?.[path] !== undefined && state.declined[path] === hashOfRead(path, bytes, at) ? ({ declined: true } as const) : {};
+  if (state.held?.[path] !== undefined) return { held: true, ...no };
   // a README.md or a loose .md without frontmatter: the loader never loads it, so it is read as any file
   if (isLooseSkillFile(path, at) && !looseSkill(bytes)) return undefined;
   const hash = hashOfRead(path, bytes, at);
@@ -248,7 +269,19 @@ export function loadable(state: LoadState, path: string, where: UserPlaces): Loa
   const copy =
     (state.file === undefined ? undefined : copyBytes(state.file, path, approved)) ??
     (read && approved && hashOf(read) === ownHash(approved) ? read : undefined);
-  return copy ? { bytes: copy, kept: true } : { held: true, changed: approved !== undefined };
+  return copy ? { bytes: copy, kept: true } : { held: true, changed: approved !== undefined, ...no };
+}
+
+/** Whether any skill of the project's `.hey/skills` loads now (`state` weighs it: a `n` at `/reload` holds the only one, say), or the folder has no skill file. */
+export function projectSkillsLoad(state: LoadState, here: UserPlaces & { root: string }): boolean {
+  const files = projectSkillFiles(withProjectSkills(here, true)).filter((f) => f.outside === undefined);
+  return (
+    files.length === 0 ||
+    files.some((f) => {
+      const now = loadable(state, f.path, here);
+      return now === undefined || "bytes" in now;
+    })
+  );
 }
 
 /** The prompt's view of the run's approvals `state` (prompt/source.ts): read as it is at each call. */

@@ -122,6 +122,10 @@ export function untouchedTrustNotice(project: string, trusted: boolean | "approv
   return `${visible(project)} is not trusted: nothing recorded (${running ? "/trust" : "hey trust"} asks again)`;
 }
 
+/** `/trust` or `hey trust` in a project trusted already, when its files run nothing and its `.hey/skills` hold nothing new or changed: no question. */
+export const nothingNewNotice = (project: string, skills: boolean, running = true) =>
+  `${visible(project)} is trusted already, and nothing in it is new to approve${skills ? ": its .hey/skills are as you approved them" : ""} (${running ? "/untrust" : "hey trust --revoke"} takes the trust back)`;
+
 /** `hey trust` in a project trusted already, before its question. */
 export const alreadyTrustedNotice = (project: string) => `${visible(project)} is trusted already; trusting it again approves its files as listed`;
 

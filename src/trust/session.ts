@@ -10,9 +10,18 @@ import { errorText } from "../kernel/errors.ts";
 import type { Approvals } from "../config/approvals.ts";
 import { recordOnAnswer, rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
-import { grownTrustNotice, HOME_NO_PROJECT, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice, untrustedReloadNotice } from "./policy.ts";
+import {
+  grownTrustNotice,
+  HOME_NO_PROJECT,
+  nothingNewNotice,
+  readAnswer,
+  trustedNotice,
+  trustQuestion,
+  untouchedTrustNotice,
+  untrustedReloadNotice,
+} from "./policy.ts";
 import { trustSkillsBlock } from "./instruction-approval.ts";
-import { skillsForTrust } from "./instructions.ts";
+import { projectSkillsLoad, skillsForTrust } from "./instructions.ts";
 import { recordShownSkills, weighProjectSkills } from "./instruction-yes.ts";
 import { movedFrom } from "../fs/work-dir.ts";
 import { gatedResources } from "../fs/root-probe.ts";
@@ -64,7 +73,10 @@ async function changeTrust(
   const effects = trusted ? effectLines(files) : [];
   const skills = trusted ? skillsForTrust(parts.approvals, parts.project) : []; // read once: a yes approves them as shown
   const [label, resources] = [projectLabel(root), gatedResources(root)];
-  if (effects.length > 0 || skills.length > 0) {
+  // every skill as approved (or one that never loads) and nothing run: there is nothing for a yes to approve
+  const asks = effects.length > 0 || skills.some((s) => s.was !== "same" && s.leftOut === undefined);
+  if (trusted && !asks && trustedBefore(parts) === true) return nothingNewNotice(label, skills.length > 0);
+  if (asks) {
     for (const p of problems) parts.warn(p);
     const typed = ask ? await ask(trustQuestion(label, resources, effects, trustSkillsBlock(skills, root))) : undefined;
     if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, trustedBefore(parts));
@@ -101,7 +113,9 @@ function trustedBefore(parts: SessionTrust): boolean | "approved" {
  */
 export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
   const { root, trustFile } = parts.project;
-  const resources = parts.trust.provisional && parts.trust.trusted ? gatedResources(root) : [];
+  // a `.hey/skills/` whose every skill the user said no to at this /reload loaded nothing: no trust is kept for it
+  const loaded = (r: string) => r !== ".hey/skills/" || projectSkillsLoad(parts.approvals, parts.project);
+  const resources = parts.trust.provisional && parts.trust.trusted ? gatedResources(root).filter(loaded) : [];
   if (resources.length === 0) return;
   parts.trust.provisional = false;
   weighProjectSkills(parts.approvals, root); // the start weighed them already, as the project was trusted then: kept so

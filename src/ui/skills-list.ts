@@ -20,6 +20,8 @@ export interface SkillsListing {
   unlisted?: ReadonlySet<string>;
   /** the names of your own skills held out of this run, new or changed since you approved them (trust/instructions.ts) */
   awaiting?: ReadonlySet<string>;
+  /** the names of your own skills whose text you said no to at `/reload`: out until it changes or the next start */
+  declined?: ReadonlySet<string>;
   /** why the project's skills are not loaded (trust), if they are not */
   leftOut?: string;
   /** `~`- and working-directory-relative form of a path */
@@ -54,9 +56,11 @@ export function formatSkills(l: SkillsListing): string {
       : !found.has(s.name)
         ? " [gone from its folder: /reload drops it]"
         : !loaded.has(s.name)
-          ? l.awaiting?.has(s.name)
-            ? " [waiting for your yes: new or changed since you approved it; /reload or the next start asks]"
-            : " [not loaded yet: /reload loads it]"
+          ? l.declined?.has(s.name)
+            ? " [left out: you said no at /reload; the next start asks again, or /reload once it changes]"
+            : l.awaiting?.has(s.name)
+              ? " [waiting for your yes: new or changed since you approved it; /reload or the next start asks]"
+              : " [not loaded yet: /reload loads it]"
           : loaded.get(s.name)!.path !== s.path
             ? ` [loaded from ${l.shown(loaded.get(s.name)!.path)}: /reload changes it]`
             : loaded.get(s.name)!.disableModelInvocation

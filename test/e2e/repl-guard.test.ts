@@ -160,7 +160,7 @@ test("trust.json written behind hey's back: the trust question comes back, and a
   );
   // under a list the project's .hey/skills are weighed as the user's own are: the trust question shows its skill, and its yes approves it — one question
   expect(await flat(first)).toContain(
-    "Trusted, it would load its .hey/skills: this skill, whose text the agent follows as instructions in every session here: + deploy: Ship it. (.hey/skills/deploy/SKILL.md, new): --- name: deploy description: Ship it. --- Run make deploy. Trust this project? (y/N)",
+    "Trusted, it would load its .hey/skills: this skill, whose text the agent follows as instructions in every session here: + deploy: Ship it. (.hey/skills/deploy/SKILL.md, new): Run make deploy. Trust this project? (y/N)",
   );
   await answer(first, "y", /^›/m);
   expect(await first.screen(ALL)).not.toContain("Use it?");

@@ -92,13 +92,15 @@ testNeeding(["tmux"])(
       const asked = await line(term, "/reload", "(y/N/e)");
       expect(asked).toContain("Your own instruction files (2) are new or changed");
       await line(term, "e", (s) => /made\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
-      await line(term, "y", (s) => /other\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
+      // the second file's own question, drawn after the y (the combined question above names it too)
+      await line(term, "y", (s) => /\(y\/N\) y\n[^]*other\/SKILL\.md \(new\):[^]*Use it\? \(y\/N\)\s*$/.test(s));
       const reloaded = await line(term, "n", (s) => /\(y\/N\) n\n[^]*\n›\s*$/.test(s));
       expect(reloaded).toContain("+ skill made");
-      expect(reloaded).toContain("other/SKILL.md is new or changed since you approved your instruction files: it waits for your yes");
+      expect(reloaded).toContain("other/SKILL.md: left out: you said no to its text at /reload; hey asks again at its next interactive start");
+      expect(reloaded).not.toContain("waits for your yes");
       const listed = await line(term, "/skills", (s) => /› \/skills\n[^]*\n›\s*$/.test(s));
       expect(listed).toMatch(/made .*Made in this session/);
-      expect(listed).toMatch(/other .*\[waiting for your yes/);
+      expect(listed).toMatch(/other .*\[left out: you said no at \/reload/);
       await line(term, "/quit", "[exit 0]");
     } finally {
       await term.close();

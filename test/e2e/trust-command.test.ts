@@ -47,6 +47,16 @@ test("hey trust says a project is trusted already, and a no leaves it trusted, s
   expect(yes).toContain(`${root} is trusted now (recorded in ${trustFile})`);
   expect(recorded()).toEqual([expect.objectContaining({ trusted: true })]);
 
+  // nothing run and no skill new: nothing to approve, so nothing asked (r3 #6)
+  const nothing = await startTerm({ args: ["trust"], cwd: project, env: { HOME: home.path }, cols: 200, rows: 40 });
+  try {
+    expect(await nothing.waitFor("[exit 0]")).toContain(
+      `${root} is trusted already, and nothing in it is new to approve (hey trust --revoke takes the trust back)`,
+    );
+  } finally {
+    await nothing.close();
+  }
+  writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { db: { command: "db-server" } } }));
   const again = await heyTrust(home.path, project, "");
   expect(again).toContain(`${root} is trusted already; trusting it again approves its files as listed\n`);
   expect(again.indexOf("trusted already")).toBeLessThan(again.indexOf("Trust this project? (y/N)"));

@@ -97,12 +97,16 @@ test("a no keeps the skill out, even one this session's write_file made; a file 
   await write_.run({ path: skill, content: "---\nname: made\ndescription: Made here\n---\nBody.\n" }, ctx());
   expect(loadable(state, skill, places())).toHaveProperty("bytes"); // the session's own write loads, unasked
   expect(await askAtReload(state, places(), async () => "n")).toBe(false);
-  expect(loadable(state, skill, places())).toEqual({ held: true, changed: false }); // seen and refused: out
-  expect(loadable(state, agents, places())).toEqual({ held: true });
+  expect(loadable(state, skill, places())).toEqual({ held: true, changed: false, declined: true }); // seen and refused: out
+  expect(loadable(state, agents, places())).toEqual({ held: true, declined: true });
+  // a later /reload does not ask again about what the user said no to (r3 #10) …
+  expect(await askAtReload(state, places(), async () => Promise.reject(new Error("asked again")))).toBe(false);
+  // … until it changes
+  write(agents, "Be careful, now.\n");
   expect(await askAtReload(state, places(), async (q) => (q.includes("(y/N/e)") ? "e" : q.includes("AGENTS.md") ? "y" : "n"))).toBe(true);
   expect(loadable(state, agents, places())).toHaveProperty("bytes");
   expect(state.held?.[agents]).toBeUndefined();
-  expect(loadable(state, skill, places())).toEqual({ held: true, changed: false });
+  expect(loadable(state, skill, places())).toEqual({ held: true, changed: false, declined: true });
 });
 
 test("no question (hey -p /reload, a hey under the agent's commands) approves nothing; a yes another hey recorded since counts unasked", async () => {
