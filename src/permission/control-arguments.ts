@@ -180,8 +180,11 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       }
     }
     // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
-    const beyond = patchWrites(seg) ?? splitNames(seg);
+    const patch = patchWrites(seg, segments);
+    const beyond = patch ?? splitNames(seg);
     if (beyond && "unknown" in beyond) return { word: beyond.word, how: "", unknown: beyond.unknown };
+    const unread = patch && "names" in patch && patch.unread ? unreadPatch(patch.unread.directory) : undefined;
+    if (unread) return { word: seg.words[0]!.raw, ...unread };
     for (const { word: given, note, top } of beyond?.names ?? []) {
       const v = top ? fromTop(given, top) : given;
       if (v === undefined) continue;
@@ -193,6 +196,27 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     }
   }
   return undefined;
+
+  /**
+   * GNU patch given a patch hey cannot read (`-i FILE`, `< FILE`, a pipe) writes any name below where
+   * it runs: it refuses `..` and absolute names, not `.git/hooks/pre-commit` (r1 #12). Where a git
+   * directory is right there (`-d DIR` from each place a `cd` leads), why; a `.git` deeper down (a
+   * nested clone) is not looked for.
+   */
+  function unreadPatch(directory: string | undefined): { how: string; git: true } | { how: string; unknown: string } | undefined {
+    const at = directory === undefined ? undefined : expand({ text: directory, raw: directory, unknown: false, glob: false }, control.home);
+    for (const d of dirs ?? []) {
+      const from = at === undefined ? d : (f.absolute(at) ?? f.join(d, at));
+      const own = control.gitOwn?.(f.normalize(f.join(f.join(from, ".git"), "config")));
+      if (typeof own === "object") return { how: "", unknown: own.unknown };
+      if (own !== undefined)
+        return {
+          how: "GNU patch given a patch hey cannot read may write any name below where it runs, `.git/hooks` too: pass the patch as a heredoc, or use `git apply FILE`, which writes no path in .git",
+          git: true,
+        };
+    }
+    return undefined;
+  }
 
   /** A path git writes from the top of the work tree the directory `top.at` leads to from where it runs (git am's), as an absolute word; undefined outside a repository (judged where it runs). */
   function fromTop(w: Word, top: { at: string; path: string }): Word | { unknown: string } | undefined {
