@@ -28,7 +28,7 @@ import {
   projectFile,
   WINDOWS,
 } from "./control-files.ts";
-import { expandBraces, GIT_NAMES, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, GIT_NAMES, globMatches, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -189,10 +189,14 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       const v = top ? fromTop(given, top) : given;
       if (v === undefined) continue;
       if (!("text" in v)) return { word: given.raw, how: "", unknown: v.unknown };
-      const how = naming(v, !makes, true, false, false, true);
-      if (typeof how === "object")
-        return "git" in how ? { word: v.raw, how: joinHow(note, how.git), git: true } : { word: v.raw, how: "", unknown: how.unknown };
-      if (how !== undefined) return { word: v.raw, how: joinHow(note, how) };
+      // a joined name's folder may be a link (`-f dirlink/con -b 'fig.toml%.0d'`, r1 #9): judged where it leads too
+      for (const u of [v, ...linked(v)]) {
+        if (!("text" in u)) return { word: v.raw, how: "", unknown: u.unknown };
+        const how = naming(u, !makes, true, false, false, true);
+        if (typeof how === "object")
+          return "git" in how ? { word: v.raw, how: joinHow(note, how.git), git: true } : { word: v.raw, how: "", unknown: how.unknown };
+        if (how !== undefined) return { word: v.raw, how: joinHow(note, u === v ? how : `${how || "by another name"}, through a link`) };
+      }
     }
   }
   return undefined;
@@ -216,6 +220,30 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         };
     }
     return undefined;
+  }
+
+  /**
+   * A name a program joins (csplit's, split's: a glob) with its folder's links resolved, as an
+   * absolute glob, for each folder it may be now (a `*` in the folder matched against what is there);
+   * none where no link leads elsewhere; `unknown` where a look did not answer in time.
+   */
+  function linked(w: Word): (Word | { unknown: string })[] {
+    if (!w.glob || w.unknown || !control.realDir) return [];
+    const text = expand(w, control.home) ?? w.text;
+    const abs = f.absolute(text);
+    const out: (Word | { unknown: string })[] = [];
+    for (const p of (abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text))).map(f.normalize)) {
+      const cut = Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
+      const [folder, last] = [p.slice(0, cut) || p.slice(0, 1), p.slice(cut + 1)];
+      const found = /[*?[]/.test(folder) ? (f === POSIX && control.names ? globMatches(folder, control.names, { dotglob, fold: nocase }) : []) : [folder];
+      if (!Array.isArray(found)) return [found];
+      for (const d of found) {
+        const real = control.realDir(d);
+        if (typeof real === "object") return [real];
+        if (f.normalize(real) !== f.normalize(d)) out.push({ ...w, text: f.join(f.normalize(real), last), raw: w.raw });
+      }
+    }
+    return out;
   }
 
   /** A path git writes from the top of the work tree the directory `top.at` leads to from where it runs (git am's), as an absolute word; undefined outside a repository (judged where it runs). */
