@@ -28,7 +28,7 @@ import {
   projectFile,
   WINDOWS,
 } from "./control-files.ts";
-import { expandBraces, GIT_NAMES, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, GIT_NAMES, globMatches, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -180,19 +180,71 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       }
     }
     // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
-    const beyond = patchWrites(seg) ?? splitNames(seg);
+    const patch = patchWrites(seg, segments);
+    const beyond = patch ?? splitNames(seg);
     if (beyond && "unknown" in beyond) return { word: beyond.word, how: "", unknown: beyond.unknown };
+    const unread = patch && "names" in patch && patch.unread ? unreadPatch(patch.unread.directory) : undefined;
+    if (unread) return { word: seg.words[0]!.raw, ...unread };
     for (const { word: given, note, top } of beyond?.names ?? []) {
       const v = top ? fromTop(given, top) : given;
       if (v === undefined) continue;
       if (!("text" in v)) return { word: given.raw, how: "", unknown: v.unknown };
-      const how = naming(v, !makes, true, false, false, true);
-      if (typeof how === "object")
-        return "git" in how ? { word: v.raw, how: joinHow(note, how.git), git: true } : { word: v.raw, how: "", unknown: how.unknown };
-      if (how !== undefined) return { word: v.raw, how: joinHow(note, how) };
+      // a joined name's folder may be a link (`-f dirlink/con -b 'fig.toml%.0d'`, r1 #9): judged where it leads too
+      for (const u of [v, ...linked(v)]) {
+        if (!("text" in u)) return { word: v.raw, how: "", unknown: u.unknown };
+        const how = naming(u, !makes, true, false, false, true);
+        if (typeof how === "object")
+          return "git" in how ? { word: v.raw, how: joinHow(note, how.git), git: true } : { word: v.raw, how: "", unknown: how.unknown };
+        if (how !== undefined) return { word: v.raw, how: joinHow(note, u === v ? how : `${how || "by another name"}, through a link`) };
+      }
     }
   }
   return undefined;
+
+  /**
+   * GNU patch given a patch hey cannot read (`-i FILE`, `< FILE`, a pipe) writes any name below where
+   * it runs: it refuses `..` and absolute names, not `.git/hooks/pre-commit` (r1 #12). Where a git
+   * directory is right there (`-d DIR` from each place a `cd` leads), why; a `.git` deeper down (a
+   * nested clone) is not looked for.
+   */
+  function unreadPatch(directory: string | undefined): { how: string; git: true } | { how: string; unknown: string } | undefined {
+    const at = directory === undefined ? undefined : expand({ text: directory, raw: directory, unknown: false, glob: false }, control.home);
+    for (const d of dirs ?? []) {
+      const from = at === undefined ? d : (f.absolute(at) ?? f.join(d, at));
+      const own = control.gitOwn?.(f.normalize(f.join(f.join(from, ".git"), "config")));
+      if (typeof own === "object") return { how: "", unknown: own.unknown };
+      if (own !== undefined)
+        return {
+          how: "GNU patch given a patch hey cannot read may write any name below where it runs, `.git/hooks` too: pass the patch as a heredoc, or use `git apply FILE`, which writes no path in .git",
+          git: true,
+        };
+    }
+    return undefined;
+  }
+
+  /**
+   * A name a program joins (csplit's, split's: a glob) with its folder's links resolved, as an
+   * absolute glob, for each folder it may be now (a `*` in the folder matched against what is there);
+   * none where no link leads elsewhere; `unknown` where a look did not answer in time.
+   */
+  function linked(w: Word): (Word | { unknown: string })[] {
+    if (!w.glob || w.unknown || !control.realDir) return [];
+    const text = expand(w, control.home) ?? w.text;
+    const abs = f.absolute(text);
+    const out: (Word | { unknown: string })[] = [];
+    for (const p of (abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text))).map(f.normalize)) {
+      const cut = Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
+      const [folder, last] = [p.slice(0, cut) || p.slice(0, 1), p.slice(cut + 1)];
+      const found = /[*?[]/.test(folder) ? (f === POSIX && control.names ? globMatches(folder, control.names, { dotglob, fold: nocase }) : []) : [folder];
+      if (!Array.isArray(found)) return [found];
+      for (const d of found) {
+        const real = control.realDir(d);
+        if (typeof real === "object") return [real];
+        if (f.normalize(real) !== f.normalize(d)) out.push({ ...w, text: f.join(f.normalize(real), last), raw: w.raw });
+      }
+    }
+    return out;
+  }
 
   /** A path git writes from the top of the work tree the directory `top.at` leads to from where it runs (git am's), as an absolute word; undefined outside a repository (judged where it runs). */
   function fromTop(w: Word, top: { at: string; path: string }): Word | { unknown: string } | undefined {

@@ -5,7 +5,8 @@
 // `npm_config_*` variables are refused by variables.ts; on the command line they are words an
 // entry's `*` never matches (match.ts), as git's `--output` is, and a deny list cannot read what
 // the scripts then run (run-scripts.ts). A word known only at run time that could be one counts as
-// one (`npm test *` where a file is named `--script-shell=./x`). Pure.
+// one (`npm test *` where a file is named `--script-shell=./x`). Also the options that move a manager to
+// another package.json (`--prefix`, `-C`, `--cwd`, `-w`, `--filter`), as npm spells them. Pure.
 import { bunRuns } from "./manager-scripts.ts";
 import { NPM_OPTIONS } from "./program-tables.ts";
 import { couldBegin } from "./programs.ts";
@@ -155,4 +156,21 @@ export function managerOptions(words: Word[]): number[] {
     value = false;
   }
   return out;
+}
+
+/** Options that name the directory whose package.json is read. */
+export const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
+/** Options that run the scripts of a workspace's packages (npm's `-w`/`--workspaces`, pnpm's `-r`/`--filter`/`-w` (its root), bun's `--filter`): their package.json is not the one read. */
+export const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
+
+/**
+ * `text` as npm (and pnpm, both reading options with nopt) reads the options above: any number of
+ * dashes (`-prefix=x`), npm 11's unique beginning of a name (`--prefi=src`, with a warning) and its
+ * alias `--ws` for `--workspaces`; other words and other managers' as written.
+ */
+export function moveSpelling(manager: string, text: string): string {
+  if (manager !== "npm" && manager !== "pnpm") return text;
+  const m = /^-+(prefi|prefix|ws|workspace|workspaces)(=[\s\S]*)?$/.exec(text);
+  if (!m || /^-(ws)?$/.test(m[0])) return text;
+  return `--${m[1] === "prefi" ? "prefix" : m[1] === "ws" ? "workspaces" : m[1]}${m[2] ?? ""}`;
 }

@@ -6,14 +6,17 @@
 // judged as the words of the command are (control-arguments.ts): `git apply <<EOF` creating
 // `.hey/config.toml`, or with `--unsafe-paths` `../home/.config/hey/config.toml`, is refused as `cp x
 // .hey/config.toml` is. A patch the checker cannot read (a file, a pipe) under `--unsafe-paths`
-// could write anywhere: "cannot verify". Without it git writes only below where it runs (and GNU
-// patch refuses `..` and absolute names), which control-cwd.ts judges as a tree it changes. Pure.
+// could write anywhere: "cannot verify". Without it git writes only below where it runs, and no
+// path in `.git`, which control-cwd.ts judges as a tree it changes. GNU patch refuses only `..` and
+// absolute names, so one given a patch hey cannot read is told `unread` (control-arguments.ts refuses
+// it where a git directory is, r1 #12); its backup names are joined text (gnuPatch). Pure.
 import { decided } from "./control-files.ts";
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { stdinSources } from "./shell-stdin.ts";
 import { gitDirectories } from "./git-targets.ts";
+import { patchDryRun } from "./tree-changes.ts";
 
 /**
  * A file a command writes that none of its words names by itself: the word to judge, and what it is, for the refusal;
@@ -21,14 +24,14 @@ import { gitDirectories } from "./git-targets.ts";
  */
 export type Named = { word: Word; note: string; top?: { at: string; path: string } };
 /** What a segment writes beyond its words: those names, or why it could write anywhere. */
-export type Beyond = { names: Named[] } | { unknown: string; word: string };
+/** `unread`: GNU patch's patch is one hey cannot read (a file, a pipe), run from `directory` (its `-d`) where it runs. */
+export type Beyond = { names: Named[]; unread?: { directory?: string } } | { unknown: string; word: string };
 
 /** git apply's and am's options that take the next word as their value (long names by any prefix git takes). */
 const GIT_VALUES = ["directory", "exclude", "include", "whitespace", "build-fake-ancestor", "patch-format", "quoted-cr", "empty", "gpg-sign"];
 /** GNU patch's options that take a value: short letters and long names. */
 const PATCH_SHORT = "BDFVYdgiopruz";
 const PATCH_LONG = [
-  "backup",
   "prefix",
   "basename-prefix",
   "suffix",
@@ -45,6 +48,34 @@ const PATCH_LONG = [
   "read-only",
   "version-control",
 ];
+/** GNU patch's long options that take no value, for getopt's unique beginnings (`--b` is ambiguous, `--ba` too, `--bas` is --basename-prefix). */
+const PATCH_FLAGS = [
+  "backup",
+  "backup-if-mismatch",
+  "no-backup-if-mismatch",
+  "batch",
+  "binary",
+  "context",
+  "dry-run",
+  "ed",
+  "force",
+  "forward",
+  "follow-symlinks",
+  "help",
+  "ignore-whitespace",
+  "merge",
+  "normal",
+  "posix",
+  "quiet",
+  "remove-empty-files",
+  "reverse",
+  "set-time",
+  "set-utc",
+  "silent",
+  "unified",
+  "verbose",
+  "version",
+];
 /** git apply's options after which it writes no file of the work tree, and those that make it write them again. */
 const INDEX_ONLY = ["check", "stat", "numstat", "summary", "cached"];
 const WRITING = ["apply", "index"];
@@ -53,11 +84,11 @@ const MAX_PATHS = 4000; // names a patch may write (patch without `-p`: two of e
 const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
 
 /** The patch a segment's program applies and the names it writes, or undefined for another program. */
-export function patchWrites(seg: Segment): Beyond | undefined {
+export function patchWrites(seg: Segment, segments: Segment[] = [seg]): Beyond | undefined {
   const first = seg.words[0];
   if (!first || !decided(first)) return undefined;
   const name = program(first.text);
-  if (name === "patch") return gnuPatch(seg);
+  if (name === "patch") return gnuPatch(seg, segments);
   if (name !== "git") return undefined;
   const at = readGit(seg.words)?.sub;
   const sub = at === undefined ? undefined : seg.words[at]!;
@@ -135,11 +166,22 @@ function gitOptions(words: Word[]): { strip?: number; directory?: string; files:
   return { ...(strip !== undefined ? { strip } : {}), ...(directory !== undefined ? { directory } : {}), files, unsafe, only };
 }
 
-/** GNU patch given its patch on stdin: the names it writes (`-p`/`--strip`, `-d`/`--directory`); without `-p`, the whole name or its last part (patch(1)). */
-function gnuPatch(seg: Segment): Beyond {
+/**
+ * GNU patch given its patch on stdin: the names it writes (`-p`/`--strip`, `-d`/`--directory`);
+ * without `-p`, the whole name or its last part (patch(1)). With them the backup copies it makes
+ * (`-b`, and without it when a hunk applies with fuzz): `-B PREFIX` + the name, its directory +
+ * `-Y PREFIX` + its last part, + `-z SUFFIX` (or `SIMPLE_BACKUP_SUFFIX`), joined as text, so `-B .g`
+ * of `it/hooks/pre-commit` moves the original to `.git/hooks/pre-commit` (r1 #1): each judged as a
+ * name the command gives. Given those and a patch hey cannot read: "cannot verify".
+ */
+function gnuPatch(seg: Segment, segments: Segment[]): Beyond {
+  // `--dry-run` writes nothing, backups neither
+  if (patchDryRun(seg.words.slice(1).map((w) => (decided(w) ? w.text : "*")))) return { names: [] };
   let strip: number | undefined;
   let directory: string | undefined;
   let operands = 0;
+  let unread = false;
+  const backup: { prefix?: Word; base?: Word; suffix?: Word } = {};
   const words = seg.words.slice(1);
   for (let k = 0; k < words.length; k++) {
     const w = words[k]!;
@@ -154,33 +196,53 @@ function gnuPatch(seg: Segment): Beyond {
       break;
     }
     let option: string | undefined;
-    let value: string | undefined;
+    let value: Word | undefined;
     if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       const long = t.slice(2, eq < 0 ? undefined : eq);
-      const found = PATCH_LONG.filter((n) => n.startsWith(long));
-      const name = PATCH_LONG.includes(long) ? long : found.length === 1 ? found[0] : undefined;
+      // getopt takes a unique beginning among all of patch's long names (`--pre` is --prefix, `--b` ambiguous)
+      const found = [...PATCH_LONG, ...PATCH_FLAGS].filter((n) => n.startsWith(long));
+      const name = PATCH_LONG.includes(long) ? long : found.length === 1 && PATCH_LONG.includes(found[0]!) ? found[0] : undefined;
       if (!name) continue;
-      value = eq < 0 ? words[++k]?.text : t.slice(eq + 1);
-      option = name === "strip" ? "p" : name === "directory" ? "d" : name === "input" ? "i" : name;
+      value = eq < 0 ? words[++k] : { ...w, text: t.slice(eq + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) };
+      option = { strip: "p", directory: "d", input: "i", prefix: "B", "basename-prefix": "Y", suffix: "z" }[name] ?? name;
     } else if (t.startsWith("-") && t.length > 1) {
       const at = [...t.slice(1)].findIndex((c) => PATCH_SHORT.includes(c));
       if (at < 0) continue;
       option = t[at + 1];
-      value = t.slice(at + 2) || words[++k]?.text;
+      const attached = t.slice(at + 2);
+      value = attached ? { ...w, text: attached, raw: attached } : words[++k];
     } else {
       operands++;
       continue;
     }
-    if (option === "i") return { names: [] }; // the patch is read from a file: not read here
-    if (option === "p") strip = value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-    if (option === "d") directory = value;
+    if (option === "i") unread = true; // the patch is read from a file: not read here
+    if (option === "p") strip = value && decided(value) && /^\d+$/.test(value.text) ? Number(value.text) : undefined;
+    if (option === "d") directory = value?.text;
+    if (option === "B" || option === "Y" || option === "z") backup[option === "B" ? "prefix" : option === "Y" ? "base" : "suffix"] = value;
   }
+  // the environment's suffix, set for this command or before it in the same call (`export SIMPLE_BACKUP_SUFFIX=…`)
+  const env = [...seg.assigns, ...segments.flatMap((s) => [...s.assigns, ...s.words])].filter((w) => /^SIMPLE_BACKUP_SUFFIX=/.test(w.text)).pop();
+  backup.suffix ??= env && { ...env, text: env.text.slice(env.text.indexOf("=") + 1), raw: env.raw.slice(env.raw.indexOf("=") + 1) };
+  const given = [backup.prefix, backup.base, backup.suffix].filter((w): w is Word => w !== undefined);
+  const away = given.find((w) => !decided(w));
+  if (away) return { unknown: "its backup file's name is joined from text known only at run time", word: away.raw };
   // `patch ORIG PATCHFILE`: the patch is a file
-  if (operands >= 2) return { names: [] };
-  const text = patchText(seg);
-  if (text === undefined || typeof text === "object") return { names: [] };
-  return named(patchPaths(text, true), strip, directory, "a path the patch given to patch writes");
+  const text = unread || operands >= 2 ? undefined : patchText(seg);
+  if (text === undefined || typeof text === "object")
+    return given.length
+      ? { unknown: "its backup file's name is joined from the names of a patch hey cannot read", word: given[0]!.raw }
+      : { names: [], unread: { directory } };
+  const backups = given.length ? (rel: string) => backupNames(rel, backup) : undefined;
+  return named(patchPaths(text, true), strip, directory, "a path the patch given to patch writes", backups);
+}
+
+/** The backup names GNU patch may make of `rel` (see gnuPatch): prefix + directory + basename prefix + last name + suffix, with and without the suffix where a prefix is given. */
+function backupNames(rel: string, b: { prefix?: Word; base?: Word; suffix?: Word }): string[] {
+  const slash = rel.lastIndexOf("/") + 1;
+  const joined = (suffix: string) => `${b.prefix?.text ?? ""}${rel.slice(0, slash)}${b.base?.text ?? ""}${rel.slice(slash)}${suffix}`;
+  const suffix = b.suffix?.text ?? ".orig";
+  return b.prefix || b.base ? [joined(""), joined(suffix)] : [joined(suffix)];
 }
 
 /** The text on the segment's stdin when the checker sees it whole: a heredoc (its literal body; an expanding one as written, its paths checked for expansions) or a known here-string. */
@@ -253,7 +315,13 @@ function unquote(text: string): string {
 }
 
 /** The paths as words, `strip` leading directories off each (undefined: none, or all but the last), `directory` in front; unknown where one is spelled with what only the run knows. */
-function named(paths: { path: string; full: boolean }[], strip: number | undefined, directory: string | undefined, note: string): Beyond {
+function named(
+  paths: { path: string; full: boolean }[],
+  strip: number | undefined,
+  directory: string | undefined,
+  note: string,
+  backups?: (rel: string) => string[],
+): Beyond {
   const out = new Map<string, Named>();
   for (const { path, full } of paths) {
     // an expanding heredoc's `$X`, a backquote: the name is the run's
@@ -267,6 +335,11 @@ function named(paths: { path: string; full: boolean }[], strip: number | undefin
       if (!rel) continue;
       const text = k[0] === "" ? `/${rel}` : directory ? `${directory.replace(/\/$/, "")}/${rel}` : rel;
       out.set(text, { word: word(text), note });
+      // a backup's name: from where the patch is applied, unless its prefix is absolute (`-B /x/`, `-B ~/x`, which the shell expanded)
+      for (const b of backups?.(k[0] === "" ? `/${rel}` : rel) ?? []) {
+        const name = /^[/~]/.test(b) || !directory ? b : `${directory.replace(/\/$/, "")}/${b}`;
+        out.set(name, { word: word(name), note: "the name of the backup copy patch makes of a path the patch writes" });
+      }
     }
     if (out.size > MAX_PATHS) return { unknown: `the patch names more than ${MAX_PATHS} paths`, word: path };
   }

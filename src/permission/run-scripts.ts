@@ -24,7 +24,7 @@
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
-import { managerOptions } from "./manager-options.ts";
+import { DIR_OPTION, managerOptions, moveSpelling, WORKSPACE } from "./manager-options.ts";
 import { BUN_INSTALLING, bunRuns, INSTALLING, LINKED, npmInstalls, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
@@ -69,10 +69,6 @@ const INSTALL = new Set([
   "install-clean",
   "isntall-clean",
 ]);
-/** Options that name the directory whose package.json is read. */
-export const DIR_OPTION = /^(--prefix|-C|--cwd|--dir)(=(.*))?$/;
-/** Options that run the scripts of a workspace's packages (npm's `-w`/`--workspaces`, pnpm's `-r`/`--filter`/`-w` (its root), bun's `--filter`): their package.json is not the one read. */
-export const WORKSPACE = /^(-w|--workspace|-ws|--workspaces|-r|--recursive|--filter|-F|--filter-prod|--workspace-root)(=|$)/;
 /** npm's, pnpm's and bun's commands that, given `-g` and packages, install or remove them in the global prefix. */
 const GLOBAL_INSTALLS = new Set(["install", "i", "add", "a", "remove", "rm", "r", "uninstall", "un", "uni", "update", "up", "upgrade"]);
 /** A package spec that is a directory or file here (`npm i -g .` installs this package, running its scripts). */
@@ -164,7 +160,8 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   const ops: Op[] = [];
   let valued = false; // the word before was an option that may take the next word as its value
   for (let i = 1; i < seg.words.length; i++) {
-    const w = seg.words[i]!;
+    const word = seg.words[i]!;
+    const w = decided(word) ? { ...word, text: moveSpelling(manager, word.text) } : word;
     const value = valued;
     valued = false;
     if (!decided(w)) ops.push({ text: "", known: false, value });

@@ -1,6 +1,6 @@
 // Seeing through commands that run other commands (SPEC §8): wrappers (`env`, `timeout 5`,
 // `sudo -u x`, `xargs`, the util-linux set…), shells given a script (`sh -c STR`, and a package
-// runner's `npx -c STR`: runner-texts.ts), `eval`, `trap`,
+// runner's `npx -c STR`: runner-texts.ts), `eval`, `trap`, `split --filter`,
 // `find -exec`, bash's `jobs -x`, and programs that run code no rule can see. Pure; built on
 // shell-syntax.ts.
 import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
@@ -8,6 +8,7 @@ import { readOptions, type Options } from "./options.ts";
 import { readGit } from "./git.ts";
 import { readFind, runsUnseen } from "./programs.ts";
 import { runnerProgram, runnerText } from "./runner-texts.ts";
+import { splitFilter } from "./split-names.ts";
 import { program } from "./match.ts";
 import { syntax } from "./shell-syntax.ts";
 import { known, ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
@@ -140,6 +141,9 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (shellRun && known(shellRun) && Object.hasOwn(SHELLS, program(shellRun.text)))
     return [part(seg, seg.words.slice(0, ran), false), ...run(seg, seg.words.slice(ran), [], seg.redirects, depth, dialect)];
   if (SHELL_RUNNERS.has(name)) return [{ ...seg, opaque: `\`${name}\` runs its command through a shell or editor hey cannot see` }];
+  // `split --filter=COMMAND` runs COMMAND with the shell for each piece (split-names.ts)
+  const filter = name === "split" ? splitFilter(seg) : undefined;
+  if (filter) return [part(seg, seg.words, true), ...script([filter], seg, depth, "sh")];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];
   if (name === "gdb") return gdb(seg, depth, dialect);

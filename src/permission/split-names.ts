@@ -21,10 +21,48 @@ export function splitNames(seg: Segment): { names: Named[] } | undefined {
   if (!first || !decided(first)) return undefined;
   const name = program(first.text);
   if (name !== "csplit" && name !== "split") return undefined;
+  const { values, operands } = readSplit(name, seg.words);
+  // csplit FILE PATTERN…, its prefix `xx`, its suffix `%02d`; split [FILE [PREFIX]], its prefix `x`
+  const prefix = name === "csplit" ? values.get("prefix") : operands[1];
+  const suffix = name === "csplit" ? values.get("suffix-format") : values.get("additional-suffix");
+  const head = prefix ?? word(name === "csplit" ? "xx" : "x");
+  const tail = suffix ?? word(name === "csplit" ? "%02d" : "");
+  const middle = name === "split" ? "*" : "";
+  const unknown = !decided(head) || !decided(tail);
+  const text = `${decided(head) ? head.text : "*"}${middle}${decided(tail) ? (name === "csplit" ? formatGlob(tail.text) : tail.text) : "*"}`;
+  const shown = (w: Word) => (decided(w) ? w.text : w.raw);
+  const raw = `${shown(head)}${middle}${name === "csplit" ? formatGlob(shown(tail)) : shown(tail)}`;
+  const joined: Word = { text, raw, unknown, glob: true };
+  return { names: [{ word: joined, note: `the name ${name} makes of its prefix and suffix` }] };
+}
+
+const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
+
+/**
+ * The command `split --filter=COMMAND` runs with the shell for each piece (`$FILE` its name), by
+ * any beginning of the name getopt takes (`--filt`), its value attached or the next word (r1 #8):
+ * shell-commands.ts reads it as `sh -c` text. `$FILE` and `${FILE}` stand for the name of a piece
+ * (`xaa`: the joined name of splitNames, itself judged as the glob `x*` on split's own words) where
+ * that is plain characters, so `gzip > $FILE.gz` is judged as a write to `xaa.gz`; else they stay, a
+ * name known only at run time. Undefined for another program or none given.
+ */
+export function splitFilter(seg: Segment): Word | undefined {
+  const first = seg.words[0];
+  if (!first || !decided(first) || program(first.text) !== "split") return undefined;
+  const filter = readSplit("split", seg.words).values.get("filter");
+  if (!filter || !decided(filter)) return filter;
+  const joined = splitNames(seg)?.names[0]?.word;
+  if (!joined || joined.unknown || !/^[\w./+~-]*\*[\w./+~-]*$/.test(joined.text)) return filter;
+  const text = filter.text.replace(/\$\{FILE\}|\$FILE(?!\w)/g, joined.text.replace("*", "aa"));
+  return { ...filter, text, raw: text };
+}
+
+/** csplit's or split's words: the values of its options (long names; csplit's `-f`/`-b`, split's `-a`) and its operands. */
+function readSplit(name: "csplit" | "split", all: Word[]): { values: Map<string, Word>; operands: Word[] } {
   const table = name === "csplit" ? CSPLIT : SPLIT;
   const values = new Map<string, Word>();
   const operands: Word[] = [];
-  const words = seg.words.slice(1);
+  const words = all.slice(1);
   for (let k = 0; k < words.length; k++) {
     const w = words[k]!;
     const t = w.text;
@@ -54,18 +92,5 @@ export function splitNames(seg: Segment): { names: Named[] } | undefined {
     const long = { f: "prefix", b: "suffix-format", a: "suffix-length" }[letter];
     if (value && (name === "csplit" ? letter === "f" || letter === "b" : letter === "a")) values.set(long!, value);
   }
-  // csplit FILE PATTERN…, its prefix `xx`, its suffix `%02d`; split [FILE [PREFIX]], its prefix `x`
-  const prefix = name === "csplit" ? values.get("prefix") : operands[1];
-  const suffix = name === "csplit" ? values.get("suffix-format") : values.get("additional-suffix");
-  const head = prefix ?? word(name === "csplit" ? "xx" : "x");
-  const tail = suffix ?? word(name === "csplit" ? "%02d" : "");
-  const middle = name === "split" ? "*" : "";
-  const unknown = !decided(head) || !decided(tail);
-  const text = `${decided(head) ? head.text : "*"}${middle}${decided(tail) ? (name === "csplit" ? formatGlob(tail.text) : tail.text) : "*"}`;
-  const shown = (w: Word) => (decided(w) ? w.text : w.raw);
-  const raw = `${shown(head)}${middle}${name === "csplit" ? formatGlob(shown(tail)) : shown(tail)}`;
-  const joined: Word = { text, raw, unknown, glob: true };
-  return { names: [{ word: joined, note: `the name ${name} makes of its prefix and suffix` }] };
+  return { values, operands };
 }
-
-const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });

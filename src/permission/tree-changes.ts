@@ -180,7 +180,7 @@ const PATCH_LONG_VALUES = [
 ];
 
 /** Whether patch is given `--dry-run` (by any prefix getopt takes, `--dr`) as an option, not as another option's value; an unknown long option may take the next word. */
-function patchDryRun(texts: string[]): boolean {
+export function patchDryRun(texts: string[]): boolean {
   for (let k = 0; k < texts.length; k++) {
     const t = texts[k]!;
     if (t === "--") return false;

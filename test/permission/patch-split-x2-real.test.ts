@@ -99,20 +99,23 @@ testNeeding(["bash", "git", "patch", "csplit", "split"])("the everyday forms the
 });
 
 testNeeding(["bash", "npm"])(
-  "`npm run test --prefix=src` is refused under `bash: npm run test *`, and run it does run src/package.json's script (x2 #13)",
+  "npm moved to a package.json outside the project is refused under `bash: npm run test *`, by every spelling real npm reads, and run it does run that script (x2 #13, r1 #5)",
   () => {
     const { home, project, controls } = fixture();
     const pwned = join(root, "pwned");
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", scripts: { test: "echo ok" } }));
-    writeFileSync(join(project, "src", "package.json"), JSON.stringify({ name: "s", scripts: { test: `touch ${pwned}` } }));
+    mkdirSync(join(root, "f", "other"));
+    writeFileSync(join(root, "f", "other", "package.json"), JSON.stringify({ name: "o", scripts: { test: `touch ${pwned}` } }));
     const check = permissionCheck({ allow: ["read_file", "write_file: src/**", "bash: npm run test *"], deny: [], narrow: [] }, "bash", {
       cwd: project,
       home,
       controls,
     });
     expect(check("bash", { command: "npm run test" })).toBeUndefined();
-    for (const command of ["npm run test --prefix=src", "npm run test -C src"]) {
-      expect(check("bash", { command })).toMatch(/runs src\/package.json's script `test`: `touch .*` matches no allow entry/);
+    for (const command of ["npm run test --prefix=../other", "npm run test --prefi=../other", "npm run test -prefix=../other", "npm run test -C ../other"]) {
+      expect(check("bash", { command })).toMatch(
+        /runs \/.*other\/package.json's script `test`, a package.json outside the project: `touch .*` matches no allow entry/,
+      );
       rmSync(pwned, { force: true });
       run(command, project, home);
       expect([command, existsSync(pwned)]).toEqual([command, true]);

@@ -105,32 +105,31 @@ test("csplit and split are judged by the name they join from prefix and suffix (
     expect([command, decide(denyOnly, command)]).toEqual([command, "allowed"]);
 });
 
-test("npm, pnpm, yarn and bun moved to another package.json have the scripts they run there judged; the project's still run under the entry (x2 #13)", () => {
+test("npm, pnpm, yarn and bun moved to a package.json of the project run its scripts under the entry; one outside it has them judged (x2 #13, r1 #6)", () => {
   const list = ["read_file", "write_file: src/**", "bash: npm run test *", "bash: pnpm *", "bash: yarn *", "bash: bun *", "bash: echo *"];
   const c = permissionCheck({ allow: list, deny: [], narrow: [] }, "bash", { cwd: project, home, controls });
+  // src/package.json is the project's, as package.json is: `edit package.json` then `bash: npm test` is the same documented limit
   for (const command of [
     "npm run test --prefix=src",
     "npm run test --prefix src",
     "npm run test -C src",
-    "npm run test -Csrc",
     "pnpm run test --dir src",
     "pnpm -C src test",
     "yarn --cwd src run test",
     "bun --cwd src run test",
+    "npm run test",
+    "npm run test -- --prefix=src",
   ])
+    expect([command, decide(c, command)]).toEqual([command, "allowed"]);
+  // the home's package.json is outside the project
+  writeFileSync(join(home, "package.json"), JSON.stringify({ scripts: { test: "touch /tmp/x2-pwned" } }));
+  for (const command of ["npm run test --prefix=../home", "pnpm -C ~ test", "yarn --cwd ../home run test"])
     expect([command, decide(c, command)]).toEqual([
       command,
-      expect.stringMatching(/^blocked by permission rules: `.*` runs src\/package.json's script `test`: `touch \/tmp\/x2-pwned` matches no allow entry/),
+      expect.stringMatching(
+        /^blocked by permission rules: `.*` runs .*home\/package.json's script `test`, a package.json outside the project: `touch \/tmp\/x2-pwned` matches no allow entry/,
+      ),
     ]);
-  // the project's own, a package.json whose script the list allows, the same one by another spelling, and an entry naming the option
-  for (const command of ["npm run test", "npm run test -- --prefix=src", "npm run test --prefix=web", "npm run test --prefix .", "npm run test --silent"])
-    expect([command, decide(c, command)]).toEqual([command, "allowed"]);
-  const spelled = permissionCheck({ allow: ["bash: npm run test *", "bash: npm run test --prefix=src"], deny: [], narrow: [] }, "bash", {
-    cwd: project,
-    home,
-    controls,
-  });
-  expect(decide(spelled, "npm run test --prefix=src")).toBe("allowed");
-  expect(decide(spelled, "npm run test -C src")).toMatch(/runs src\/package.json.s script `test`/);
+  rmSync(join(home, "package.json"));
   expect(decide(c, 'npm run test --prefix "$D"')).toMatch(/^blocked by permission rules: /);
 });
