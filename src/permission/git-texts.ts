@@ -173,8 +173,8 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
   if (GIT_SHELL_KEYS.test(key)) return { text: v + appended(key), from };
-  // `-c core.hooksPath=/dev/null`: no hooks, no file
-  if (FILES.test(key) && !stored && trust !== "control" && v !== "/dev/null")
+  // `-c core.hooksPath=/dev/null`: no hooks, no file; one in a `.git` (`.git/hooks`) is git's own, which the agent may not write
+  if (FILES.test(key) && !stored && trust !== "control" && v !== "/dev/null" && !v.split(/[\\/]/).some((part) => /^\.git$/i.test(part)))
     return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
   if (stored || QUIET.test(key) || trust !== "deny" || FILES.test(key)) return undefined;
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };

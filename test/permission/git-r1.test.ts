@@ -67,6 +67,7 @@ describe.each(Object.entries(lists))("under %s", (_name, check) => {
     "git ls-remote --heads origin",
     "git --config-env=user.name=NAME commit -m x",
     "git -c core.hooksPath=/dev/null commit -m x",
+    "git -c core.hooksPath=.git/hooks commit -m x",
     `git fast-import --quiet <<'EOF'\n${blobs}EOF`,
     // #8: git's own program, which git-merge-index(1) names
     "git merge-index -o git-merge-one-file -a",
