@@ -6,7 +6,7 @@
 // test.log` needs "bash: npm test * > test.log"). Why the entries that match the command's words do
 // not allow it is said too. Pure.
 import { EXACT_MARK, readEntry } from "./entries.ts";
-import { gitOutputs, readGit } from "./git.ts";
+import { gitDirNamed, gitOutputs, readGit } from "./git.ts";
 import { type GitAllowed, gitMatches } from "./git-allow.ts";
 import { managerOptions } from "./manager-options.ts";
 import { allowMatch, allowWords, harmless, type Pattern, program, runsInput, spelledOnly } from "./match.ts";
@@ -124,6 +124,9 @@ function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], sho
       ? `\`${show(w.raw)}\` writes a file, which a pattern must spell out`
       : `\`${show(w.raw)}\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`${show(withEnd(seg.words, output))}\`)`;
   }
+  const dir = gitDirNamed(seg.words)[0];
+  if (dir !== undefined && allow.some((p) => p.words[0]?.text === "git"))
+    return `\`${show(seg.words[dir]!.raw)}\` names a git directory outside \`.git\` (git runs its config's commands and its hooks; the agent may fill it), which a pattern must spell out`;
   const option = managerOptions(seg.words)[0];
   if (option !== undefined && name && allow.some((p) => p.words[0] && program(p.words[0].text) === name)) {
     const w = seg.words[option]!;

@@ -6,7 +6,8 @@
 // nothing, `--no-pager`, `-C DIR` as `cd DIR &&` would) are set aside for matching, so hey's own
 // hint `git -c core.editor=true rebase --continue` meets `bash: git rebase *`; not for an exact
 // entry, which allows the command as written only. Pure.
-import { gitShellTexts, type GitText, judgedSetting } from "./git-texts.ts";
+import { readGit } from "./git.ts";
+import { gitShellTexts, judgedSetting, SERVERS, type Texts } from "./git-texts.ts";
 import { allowMatch, isStar, type Pattern } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
@@ -16,14 +17,14 @@ export interface GitAllowed {
   /** the segment without its git shell assignments and set-aside options (the segment itself when there are none) */
   bare: Segment;
   /** the shell texts git would run, or why they cannot be verified */
-  texts: GitText[] | { unknown: string };
+  texts: Texts;
 }
 
 const plain = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 /** git's options before the subcommand that run nothing and name no file (git(1)). */
 const SET_ASIDE = new Set(["--no-pager", "-P", "--no-optional-locks", "--no-advice"]);
 
-export function gitAllowed(seg: Segment, segments: Segment[]): GitAllowed | undefined {
+export function gitAllowed(seg: Segment, segments: Segment[], home?: string): GitAllowed | undefined {
   const [first, ...rest] = seg.words;
   if (!plain(first) || first.text !== "git") return undefined;
   const name = (a: Word) => a.text.slice(0, Math.max(0, a.text.indexOf("=")));
@@ -37,7 +38,7 @@ export function gitAllowed(seg: Segment, segments: Segment[]): GitAllowed | unde
     else break;
   }
   const bare = k || assigns !== seg.assigns ? { ...seg, assigns, words: [first, ...rest.slice(k)] } : seg;
-  return { bare, texts: gitShellTexts(seg, segments, "allow") };
+  return { bare, texts: gitShellTexts(seg, segments, "allow", { home }) };
 }
 
 /**
@@ -45,10 +46,13 @@ export function gitAllowed(seg: Segment, segments: Segment[]): GitAllowed | unde
  * texts git would run still need judging: a text whose word a matching entry spells out
  * (`bash: git -c core.editor=vim commit *`) is the user's choice.
  */
-export function gitMatches(seg: Segment, git: GitAllowed, allow: Pattern[]): { by: Pattern[]; judge: GitText[] | { unknown: string } } {
+export function gitMatches(seg: Segment, git: GitAllowed, allow: Pattern[]): { by: Pattern[]; judge: Texts } {
   // an exact entry is the command as written: `git -C ../other push --force` is another repository's push
   const by = allow.filter((p) => allowMatch(seg, p) || (git.bare !== seg && !p.exact && allowMatch(git.bare, p)));
+  const spelled = (word: string | undefined) => by.some((p) => p.words.some((w) => !isStar(w) && w.raw === word));
+  // a server (`git daemon`) only where a matching entry names it: `bash: git daemon *`
+  const sub = seg.words[readGit(seg.words)?.sub ?? -1]?.text ?? "";
+  if (Object.hasOwn(SERVERS, sub) && !spelled(sub)) return { by, judge: { unknown: SERVERS[sub]! } };
   if ("unknown" in git.texts) return { by, judge: git.texts };
-  const spelled = (t: GitText) => by.some((p) => p.words.some((w) => !isStar(w) && w.raw === t.word));
-  return { by, judge: git.texts.filter((t) => !spelled(t)) };
+  return { by, judge: git.texts.filter((t) => !spelled(t.word)) };
 }

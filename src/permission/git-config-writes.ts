@@ -229,7 +229,9 @@ function maintenanceRefusal(args: Word[]): Refusal | undefined {
   if (!fixed(action)) return UNKNOWN(`\`git maintenance ${action.raw}\` may be \`register\` or \`start\``);
   if (!/^(register|unregister|start|stop)$/.test(action.text)) return undefined;
   const scheduled = /^(start|stop)$/.test(action.text) ? ", and changes a scheduler job that runs git in this repository every hour, outside hey" : "";
-  return { where: "the global one", why: `\`git maintenance ${action.text}\` writes maintenance.repo there${scheduled}` };
+  // unregister and stop only take the repository out, but git rewrites the whole file to do it, a file no command may rewrite (r1 #15)
+  const undo = /^(unregister|stop)$/.test(action.text) ? " (it only takes this repository out, but git rewrites the whole file; run it yourself)" : "";
+  return { where: "the global one", why: `\`git maintenance ${action.text}\` writes maintenance.repo there${scheduled}${undo}` };
 }
 
 /** `-c init.templateDir=DIR` among git's own options: every repository git then makes (init, clone, a submodule's) gets DIR's hooks and config. */

@@ -5,10 +5,12 @@
 // `submodule foreach`, `difftool -x`, `bisect run`, `grep -O`). Under a deny list any other `-c`
 // key is refused unless it is one known to run nothing (QUIET): git has many that run a program
 // (`gpg.program`, `trailer.*.cmd`, `protocol.ext.allow`, `core.hooksPath`, `include.path`…). Pure.
-import { gitLong, NEXT, readGit } from "./git.ts";
+import { GIT_COMMANDS, gitLong, gitShort, NEXT, readGit } from "./git.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fixed, known, type Segment, type Word } from "./shell-model.ts";
+import { stdinSources } from "./shell-stdin.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
+import { stdinText } from "./written-text.ts";
 
 /** Shell text to judge and what runs it, for messages. */
 export interface GitText {
@@ -43,7 +45,7 @@ const APPENDED = " /tmp/git-appends-an-argument";
 /** A refusal of such a text, said as the text was written (the stand-in is the checker's, not the command's). */
 export const asWritten = (reason: string) => reason.replaceAll(APPENDED, "");
 const appended = (name: string) => (/pager|^filter\.|\.driver$|tool\..+\.cmd$/i.test(name) ? "" : APPENDED);
-type Texts = GitText[] | { unknown: string };
+export type Texts = GitText[] | { unknown: string };
 /**
  * How far a list trusts git's own options (gitShellTexts). "deny": a deny list, which must see every
  * program git could run, so a key not known to run nothing is refused. "allow": an allow list, whose
@@ -56,13 +58,13 @@ const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known onl
 
 /**
  * The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole
- * command, for `--config-env`'s variable. `trust` (GitTrust): under an allow list or the control
+ * command, and `place.home`, for `--config-env`'s HOME. `trust` (GitTrust): under an allow list or the control
  * checks alone, which trust git's own options (README "What a rule can promise"), a key not known
  * to run nothing, or naming a config file, is no reason to refuse; under an allow list neither is
  * a word known only at run time (a `*` never matches one: only an entry spelling it out does); a
  * glob, or a variable `--config-env` reads, still is.
  */
-export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust = "deny"): Texts {
+export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust = "deny", place: { home?: string } = {}): Texts {
   const out: GitText[] = [];
   for (const a of seg.assigns) {
     const eq = a.text.indexOf("=");
@@ -90,18 +92,26 @@ export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust
     }
     const value = env && w.text.includes("=") ? { ...w, text: w.text.slice(w.text.indexOf("=") + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) } : words[++k];
     if (!value) break;
-    // `--config-env=KEY=VAR` reads VAR from the environment hey started with, the user's, unless the command sets it
-    const name = env ? /=([A-Za-z_][A-Za-z0-9_]*)$/.exec(value.text)?.[1] : undefined;
-    const set = !name || seg.assigns.some((a) => a.text.startsWith(`${name}=`)) || segments.some((s) => s !== seg && s.raw.includes(name));
-    const setting = env && !set ? undefined : gitSetting(value, env, false, trust);
+    // `--config-env=KEY=VAR` takes KEY's value from VAR: the user's home for a HOME the command does not set, judged as
+    // `-c KEY=HOME's value`; any other the checker does not know: one the command sets, one the shell keeps (`cd src/hk
+    // && git --config-env=core.hooksPath=PWD commit`: PWD, OLDPWD), one exported before (r1 #2)
+    const home = env && homeValue(value, seg, segments, place.home);
+    const setting = home ? gitSetting(home, false, false, trust) : gitSetting(value, env, false, trust);
     if (setting && "unknown" in setting) return setting;
     if (setting) out.push({ ...setting, word: value.raw });
   }
   const sub = readGit(words)?.sub;
   const rest = sub === undefined ? [] : words.slice(sub + 1);
-  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest, trust);
+  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest, trust, seg);
   if ("unknown" in more) return more;
   return [...out, ...more];
+}
+
+/** `--config-env=KEY=HOME` as `KEY=/home/user` when the command sets no HOME; else undefined. */
+function homeValue(value: Word, seg: Segment, segments: Segment[], home: string | undefined): Word | undefined {
+  const m = /^([^=]+)=HOME$/.exec(value.text);
+  if (!m || !home || seg.assigns.some((a) => a.text.startsWith("HOME=")) || segments.some((s) => s !== seg && s.raw.includes("HOME"))) return undefined;
+  return { ...value, text: `${m[1]}=${home}`, raw: value.raw };
 }
 
 /**
@@ -146,7 +156,8 @@ function configSet(args: Word[]): Texts {
  */
 function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust = "deny"): GitText | { unknown: string } | undefined {
   const eq = value.text.indexOf("=");
-  const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key);
+  // under an allow list too: a hooks directory or config file the agent wrote runs what no entry names (r1 #3)
+  const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key) || (!stored && trust !== "control" && FILES.test(key));
   if (env || value.unknown || value.glob || value.anyValue) {
     if (trust === "allow" && !env && value.unknown) return undefined;
     // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
@@ -162,8 +173,10 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
   if (GIT_SHELL_KEYS.test(key)) return { text: v + appended(key), from };
-  if (stored || QUIET.test(key) || trust !== "deny") return undefined;
-  if (FILES.test(key)) return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
+  // `-c core.hooksPath=/dev/null`: no hooks, no file; one in a `.git` (`.git/hooks`) is git's own, which the agent may not write
+  if (FILES.test(key) && !stored && trust !== "control" && v !== "/dev/null" && !v.split(/[\\/]/).some((part) => /^\.git$/i.test(part)))
+    return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
+  if (stored || QUIET.test(key) || trust !== "deny" || FILES.test(key)) return undefined;
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };
 }
 
@@ -174,7 +187,8 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
  */
 const COMMAND_OPTIONS: Record<string, [long: string, short?: string][]> = {
   rebase: [["--exec", "x"]],
-  "ls-remote": [["--upload-pack", "u"]],
+  // ls-remote's `--exec` is its other name for `--upload-pack` (hidden from its usage)
+  "ls-remote": [["--upload-pack", "u"], ["--exec"]],
   fetch: [["--upload-pack"]],
   pull: [["--upload-pack"]],
   clone: [["--upload-pack", "u"]],
@@ -213,9 +227,10 @@ const PROGRAM_ONLY = new Set(["--smtp-server"]);
 /**
  * Subcommands that run what the rules cannot see, under an allow list (whose `git *` trusts git's
  * options, not servers): a daemon serves the repositories to any client and runs on after the
- * command; instaweb starts a web server with git's CGI, detached.
+ * command; instaweb starts a web server with git's CGI, detached. An entry naming the subcommand
+ * (`bash: git daemon *`) is the user's choice (git-allow.ts gitMatches).
  */
-const SERVERS: Record<string, string> = {
+export const SERVERS: Record<string, string> = {
   daemon:
     "starts git daemon, which serves repositories to any client on the network and keeps running after the command: what its clients make it do the rules cannot see",
   instaweb: "starts a web server (git instaweb) that keeps running after the command: what it runs the rules cannot see",
@@ -233,7 +248,7 @@ const OPTIONAL = new Set(["--open-files-in-pager"]);
 const quote = (w: Word) => singleQuoted(w.text);
 
 /** The commands a subcommand's options give it, and clone's `-c`/`--config` settings. */
-function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
+function subcommandTexts(sub: string, args: Word[], trust: GitTrust, seg: Segment): Texts {
   const from = `gives git ${sub} a command it runs with the shell`;
   // `git submodule foreach CMD`: one word is shell text, more are a program and its arguments; `git bisect run CMD ARGS`: a program and its arguments
   const at = (name: string) => args.findIndex((w) => known(w) && w.text === name);
@@ -243,9 +258,12 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
       from,
     );
   if (sub === "bisect" && known(args[0]) && args[0].text === "run") return argvText(args.slice(1), from);
-  // `git merge-index [-o] [-q] PROGRAM -a`: git runs PROGRAM (no shell) for each unmerged path of the index, which the agent may fill
+  // `git merge-index [-o] [-q] PROGRAM -a`: git runs PROGRAM (no shell) for each unmerged path of the index, which the agent may fill;
+  // git's own `git-merge-one-file` (git-merge-index(1)'s example) is `git merge-one-file`, as any `git-NAME` of git's
   if (sub === "merge-index") {
     const program = args.findIndex((w) => !known(w) || !/^-[oq]$/.test(w.text));
+    const own = known(args[program]) && /^git-(.+)$/.exec(args[program].text)?.[1];
+    if (own && GIT_COMMANDS.has(own)) return [{ text: `git ${own}`, from: "gives git merge-index a program it runs" }];
     return program < 0 ? [] : argvText([args[program]!], `gives git merge-index a program it runs`);
   }
   // git-remote-ext(1): `git remote-ext REMOTE 'CMD ARGS'` runs CMD (an `ext::` URL's command) when its input asks to connect
@@ -254,12 +272,21 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
       args.slice(1, 2).map((w) => ({ ...w, text: w.text.replace(/^ext::/, "") })),
       from,
     );
-  if (trust === "allow" && Object.hasOwn(SERVERS, sub)) return { unknown: SERVERS[sub]! };
   for (const [long, why] of INPUT_WRITES[sub] ?? []) {
     if (args.some((w) => known(w) && gitLong(w.text, long, sub))) return { unknown: why };
     // `git fast-import $OPTS`: under a deny list, which must see every program, a word known only at run time could be it
     const hidden = trust === "deny" ? args.find((w) => !fixed(w)) : undefined;
     if (hidden) return { unknown: `\`${hidden.raw}\` is known only at run time and could be \`${long}\`, which ${why}` };
+  }
+  // git-fast-import(1): the stream's `option git export-pack-edges=FILE` appends to FILE, no option needed (r1 #14)
+  if (sub === "fast-import") {
+    const stream = seg.piped ? { why: "" } : stdinText(stdinSources(seg));
+    if (stream && "text" in stream && /^option git export-pack-edges=/m.test(stream.text))
+      return { unknown: "gives git fast-import `option git export-pack-edges=FILE` in its input, which appends to that file where the rules cannot see it" };
+    if (stream && "why" in stream)
+      return {
+        unknown: "gives git fast-import input the checker cannot read (a pipe or a file), where `option git export-pack-edges=FILE` would append to any file",
+      };
   }
   const out: GitText[] = [];
   const options = COMMAND_OPTIONS[sub] ?? [];
@@ -274,9 +301,15 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
     }
     const t = GETOPT_LONG.has(sub) && /^-[^-]./.test(w.text) ? `-${w.text}` : w.text;
     if (t === "--") break;
-    if (sub === "clone" && (t === "-c" || gitLong(t, "--config", sub))) {
+    // `-c` in a cluster too (`-qc KEY=VALUE`, `-qcKEY=VALUE`), as parse-options reads it
+    const glued = sub === "clone" ? gitShort(t, "c", sub) : undefined;
+    if (sub === "clone" && (glued !== undefined || gitLong(t, "--config", sub))) {
       const eq = t.indexOf("=");
-      const value = t.startsWith("--") && eq > 0 ? { ...w, text: t.slice(eq + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) } : args[++i];
+      const value = glued
+        ? { ...w, text: glued, raw: glued }
+        : t.startsWith("--") && eq > 0
+          ? { ...w, text: t.slice(eq + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) }
+          : args[++i];
       const setting = value && gitSetting(value, false, false, trust);
       if (setting && "unknown" in setting) return setting;
       if (setting) out.push(setting);
@@ -288,9 +321,9 @@ function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
         // `--exec CMD`, `--upload-pa=CMD`: git takes any abbreviation of a long option
         if (t.includes("=")) value = t.slice(t.indexOf("=") + 1);
         else if (!OPTIONAL.has(long)) value = args[++i];
-      } else if (short && new RegExp(`^-[A-Za-z]*${short}`).test(t) && !t.startsWith("--")) {
-        // a cluster whose last letter takes a value: glued (`-Orm`, `-xrm`), or the next word
-        const glued = t.slice(t.indexOf(short, 1) + 1);
+      } else if (short && gitShort(t, short, sub) !== undefined) {
+        // in a cluster too (`-qx CMD`): its value glued (`-Orm`, `-xrm`), or the next word
+        const glued = gitShort(t, short, sub);
         value = glued || (OPTIONAL.has(long) ? undefined : args[++i]);
       }
       // `difftool -x "$CMD"`: a command known only at run time could write git's or hey's own files

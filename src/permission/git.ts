@@ -232,6 +232,26 @@ export function gitLong(word: string, long: string, sub: string): boolean {
   const exact = (GIT_OPTIONS[sub] ?? "").split(" | ")[1]?.split(" ") ?? BEGIN_OTHERS[sub] ?? [];
   return !exact.includes(name.slice(2));
 }
+/**
+ * Whether `word` holds subcommand `sub`'s short option `letter` as git's parse-options reads a
+ * cluster (`-qc`, `-qcKEY=VALUE`): the letters up to it take no value (GIT_OPTIONS; a letter that
+ * does takes the rest of the word). Its value when it does: the rest of the word, or "" when
+ * that is empty (the next word is the value); undefined when the word does not hold it.
+ */
+export function gitShort(word: string, letter: string, sub: string): string | undefined {
+  if (!/^-[^-]/.test(word)) return undefined;
+  const valued = (GIT_OPTIONS[sub] ?? "")
+    .split(" | ")[0]!
+    .split(" ")
+    .filter((pair) => pair[1] === ":")
+    .map((pair) => pair[0]);
+  for (let i = 1; i < word.length; i++) {
+    if (word[i] === letter) return word.slice(i + 1);
+    if (valued.includes(word[i])) return undefined;
+  }
+  return undefined;
+}
+
 /** Long names that begin another's name, of git's programs program-tables.ts has no table for (send-email's `--to` is not `--to-cmd`). */
 const BEGIN_OTHERS: Record<string, string[]> = { "send-email": ["to", "cc", "bcc"] };
 
@@ -247,7 +267,8 @@ const WRITES_AT: Record<string, string[]> = {
   "credential-store": ["--file"],
 };
 /** Whether `t`, a word after subcommand `sub`, is one of its options that write where their value says (WRITES_AT). */
-const writesAt = (t: string, sub: string) => (sub === "clone" && /^-c/.test(t)) || (WRITES_AT[sub] ?? []).some((long) => gitLong(t, long, sub));
+const writesAt = (t: string, sub: string) =>
+  (sub === "clone" && gitShort(t, "c", sub) !== undefined) || (WRITES_AT[sub] ?? []).some((long) => gitLong(t, long, sub));
 /** git's own `-c` keys that copy a template directory (its hooks, its config) into a repository it makes. */
 const TEMPLATE_KEY = /^init\.templatedir(=|$)/i;
 
@@ -270,7 +291,8 @@ function gitConfigWrites(words: Word[], sub: number): number[] {
     if (t === "--") break;
     if (!known(words[k]) || !writesAt(t, name)) continue;
     out.push(k);
-    if (!/=|^-c./.test(t) && k + 1 < words.length) out.push(++k);
+    const glued = t.startsWith("--") ? t.includes("=") : !!gitShort(t, "c", name);
+    if (!glued && k + 1 < words.length) out.push(++k);
   }
   return out;
 }
@@ -282,7 +304,8 @@ function gitConfigWrites(words: Word[], sub: number): number[] {
  * HEAD that makes it a repository (x111: the guard then saw no repository at each write), or a
  * `config` written before `git init --bare` kept it. git runs that config's `core.fsmonitor` and those
  * hooks in the command, so only a pattern spelling the option out allows it, as GIT_DIR=
- * (variables.ts). A `.git` is none the agent could write (control-files.ts inGit).
+ * (variables.ts). A `.git` is none the agent could write (control-files.ts inGit). So is init's and clone's
+ * `--separate-git-dir` naming no `.git`: the repository it makes is such a directory.
  */
 export function gitDirNamed(words: Word[]): number[] {
   const first = words[0];
@@ -295,6 +318,17 @@ export function gitDirNamed(words: Word[]): number[] {
     if (NEXT.has(t) && t !== "--git-dir") k++;
     else if (t === "--git-dir" && elsewhere(words[k + 1])) out.push(k, ++k);
     else if (t.startsWith("--git-dir=") && elsewhere({ ...words[k]!, text: t.slice("--git-dir=".length) })) out.push(k);
+  }
+  // `git init --separate-git-dir=src/ev src/w` makes src/ev a repository `src/w/.git` (a file) points to: one the agent
+  // may then fill (its `config`, its `hooks/`), which git runs from when a command reaches it through src/w (r1 #4)
+  const name = words[sub]?.text ?? "";
+  if (!["init", "init-db", "clone"].includes(name)) return out;
+  for (let k = sub + 1; k < words.length; k++) {
+    const t = words[k]!.text;
+    if (!known(words[k]) || t === "--") break;
+    if (!gitLong(t, "--separate-git-dir", name)) continue;
+    const glued = t.includes("=");
+    if (elsewhere(glued ? { ...words[k]!, text: t.slice(t.indexOf("=") + 1) } : words[k + 1])) out.push(k, ...(glued ? [] : [++k]));
   }
   return out;
 }

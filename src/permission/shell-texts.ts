@@ -33,7 +33,13 @@ const UNREAD = new Set(["zsh", "ksh", "mksh", "fish"]);
  * file it runs that the command wrote (written-scripts.ts); `trust`: how far git's own options are
  * trusted (git-texts.ts GitTrust).
  */
-export function shellTexts(seg: Segment, script: WrittenScript | undefined, segments: Segment[], trust: GitTrust = "deny"): ShellText[] | { unknown: string } {
+export function shellTexts(
+  seg: Segment,
+  script: WrittenScript | undefined,
+  segments: Segment[],
+  trust: GitTrust = "deny",
+  home?: string,
+): ShellText[] | { unknown: string } {
   const first = seg.words[0];
   if (!known(first) || seg.inert) return [];
   const name = program(first.text);
@@ -56,7 +62,7 @@ export function shellTexts(seg: Segment, script: WrittenScript | undefined, segm
     out.push(...recipes.map((text) => ({ text, from: "gives make a makefile on stdin", reading: "sh" as const })));
   }
   if (name === "git") {
-    const git = gitShellTexts(seg, segments, trust);
+    const git = gitShellTexts(seg, segments, trust, { home });
     if ("unknown" in git) return git;
     out.push(...git.map((t) => ({ ...t, reading: "sh" as const })));
   }

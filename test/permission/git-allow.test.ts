@@ -87,7 +87,10 @@ describe("the shell text git runs from `-c` is judged under an allow list as GIT
   test("an entry spelling the pair out is the user's choice; a key that runs no shell text is still trusted by `git *`", () => {
     expect(judge("git -c core.editor=vim commit --amend", ["bash: git -c core.editor=vim commit *"])).toEqual({ allowed: true });
     expect(judge("GIT_EDITOR=vim git commit", ["bash: GIT_EDITOR=vim git commit"])).toEqual({ allowed: true });
-    allowed(["git -c include.path=team.cfg status", "git -c gc.auto=0 commit -m x"], GIT);
+    allowed(["git -c gc.auto=0 commit -m x", "git -c core.hooksPath=/dev/null commit -m x"], GIT);
+    // a config file or hooks directory the agent may have written runs what no entry names, with or without a deny entry (r1 #3)
+    for (const command of ["git -c include.path=team.cfg status", "git -c core.hooksPath=src/hk commit -m x"])
+      expect(reason(command, GIT)).toContain("git reads commands from files there that the rules cannot see");
   });
 });
 

@@ -42,8 +42,9 @@ const KNOWN = [
   "--icase-pathspecs",
   "--no-optional-locks",
   "--exec-path={EXEC}",
-  "--config-env core.pager=HOME",
-  "--config-env=core.pager=HOME",
+  // a key that runs nothing: a variable's value for one git runs is judged as the value, or cannot be verified (git-texts.ts)
+  "--config-env user.name=HOME",
+  "--config-env=user.name=HOME",
   // a key git is known to run nothing for: under a deny list any other `-c` key cannot be verified (git-texts.ts)
   "--no-pager -c color.ui=auto -C . --git-dir=.git",
 ];
