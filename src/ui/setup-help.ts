@@ -40,7 +40,9 @@ export function setupText(
     `or add a provider to ${shown}${recorded ? APPROVE : ""}:`,
     "  [provider.NAME]",
     '  base_url = "https://.../v1"',
-    '  api_key = "${YOUR_KEY_VAR}"  # the variable that holds its key; leave the line out for a server that takes none',
+    // the comment on a line of its own, under 80 columns: wrapped after the key, its second row pasted would be no TOML
+    "  # api_key names the variable that holds its key; none for a local server",
+    '  api_key = "${YOUR_KEY_VAR}"',
     '  models = ["MODEL"]',
     `or use any endpoint once: hey --base-url ${ollama.baseUrl} -m MODEL`,
     ...gatewayKeys(env, shown, recorded),

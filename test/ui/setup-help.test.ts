@@ -13,7 +13,9 @@ const resolve = (toml: string, env: Env = {}) =>
 describe("setup help", () => {
   test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
     const lines = setupText().split("\n");
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
+    // a user pastes these lines from a terminal of 80 columns: none is wrapped there (a comment's second row would be no TOML)
+    expect(lines.slice(3, 8).every((l) => l.length < 80)).toBe(true);
     expect(lines[0]).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
     expect(lines[0]).toContain("ollama pull qwen3");
     expect(lines[1]).toContain("OPENAI_API_KEY");
@@ -21,13 +23,14 @@ describe("setup help", () => {
     // no approvals record yet (a run the model never answered writes none): the file written now is taken as it is, no step between
     expect(lines[2]).toBe("or add a provider to ~/.config/hey/config.toml:");
     // the table as the lines to paste, its key read from a variable
-    expect(lines.slice(3, 7).map((l) => l.split("  #")[0])).toEqual([
+    expect(lines.slice(3, 8)).toEqual([
       "  [provider.NAME]",
       '  base_url = "https://.../v1"',
+      "  # api_key names the variable that holds its key; none for a local server",
       '  api_key = "${YOUR_KEY_VAR}"',
       '  models = ["MODEL"]',
     ]);
-    expect(lines[7]).toBe("or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL");
+    expect(lines[8]).toBe("or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL");
   });
 
   test("with an approvals record, a provider added now waits for a yes: the help says where it is given (only the interactive prompt asks)", () => {
