@@ -75,7 +75,8 @@ async function changeTrust(
   const [label, resources] = [projectLabel(root), gatedResources(root)];
   // every skill as approved (or one that never loads) and nothing run: there is nothing for a yes to approve
   const asks = effects.length > 0 || skills.some((s) => s.was !== "same" && s.leftOut === undefined);
-  if (trusted && !asks && trustedBefore(parts) === true) return nothingNewNotice(label, skills.length > 0);
+  // a trust for this session only (nothing to guard at start) is recorded by /trust, as before: it is no trust of before
+  if (trusted && !asks && !parts.trust.provisional && trustedBefore(parts) === true) return nothingNewNotice(label, skills.length > 0);
   if (asks) {
     for (const p of problems) parts.warn(p);
     const typed = ask ? await ask(trustQuestion(label, resources, effects, trustSkillsBlock(skills, root))) : undefined;

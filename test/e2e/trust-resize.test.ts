@@ -1,9 +1,10 @@
 // The start-up trust question (SPEC §15) in a window resized while it waits, through dist/hey in
 // tmux: the terminal reflows the question's row, and hey redraws it where the reflow put it, so it
 // shows once — on the screen and in the scrollback after the answer — with what was typed of the answer.
-import { expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { ALL, lastLine, replTerms } from "./repl-helpers.ts";
 
@@ -11,6 +12,9 @@ const E2E_TIMEOUT = 90_000;
 const QUESTION = "Trust this project? (y/N)";
 const server = fileReplayServer();
 const { start } = replTerms(server);
+// the project: a directory of its own, not the home directory, which hey never trusts
+let project: ReturnType<typeof tempDir> | undefined;
+afterEach(() => project?.remove());
 const count = (screen: string) => screen.split(QUESTION).length - 1;
 
 test(
@@ -20,6 +24,7 @@ test(
     const t = await start({
       cols: 40,
       rows: 10,
+      cwd: (project = tempDir("hey-trust-project-")).path,
       args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"],
       before: 'while [ ! -e "$HOME/go" ]; do sleep 0.05; done',
     });
