@@ -10,7 +10,7 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { INSTRUCTIONS_KEPT } from "../../src/config/approvals.ts";
-import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
 import { startTerm } from "../helpers/tmux.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -217,7 +217,8 @@ test("after a removed record, a yes to the trust question is recorded at once: k
   const dead = "http://127.0.0.1:47341/v1"; // nothing listens there: the model never answers
   const state = "$HOME/.local/state/hey";
   const before = `mkdir -p ${state}/sessions && echo '{}' > ${state}/sessions/old.jsonl && echo '{"mcpServers":{"fs":{"command":"true"}}}' > .mcp.json && git init -q`;
-  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  const project = tempDir("hey-lost-project-"); // a project of its own: the home directory is never trusted
+  const term = await startTerm({ cwd: project.path, args: ["--base-url", dead, "-m", "m1"], before });
   try {
     await term.waitFor("Trust this project? (y/N)");
     await term.type("y");
@@ -237,6 +238,7 @@ test("after a removed record, a yes to the trust question is recorded at once: k
     expect(r.stderr).not.toContain("not loaded");
   } finally {
     await term.close();
+    project.remove();
   }
 });
 
@@ -244,7 +246,8 @@ test("after a removed record, a yes to /trust is recorded at once: kept when the
   const dead = "http://127.0.0.1:47622/v1"; // nothing listens there: the model never answers
   const state = "$HOME/.local/state/hey";
   const before = `mkdir -p ${state}/sessions && echo '{}' > ${state}/sessions/old.jsonl && echo '{"mcpServers":{"fs":{"command":"true"}}}' > .mcp.json && git init -q`;
-  const term = await startTerm({ args: ["--base-url", dead, "-m", "m1"], before });
+  const project = tempDir("hey-lost-project-"); // a project of its own: the home directory is never trusted
+  const term = await startTerm({ cwd: project.path, args: ["--base-url", dead, "-m", "m1"], before });
   try {
     await term.waitFor("Trust this project? (y/N)");
     await term.keys("Enter"); // not now: nothing recorded
@@ -268,5 +271,6 @@ test("after a removed record, a yes to /trust is recorded at once: kept when the
     expect(r.stderr).not.toContain("trust.json trusts");
   } finally {
     await term.close();
+    project.remove();
   }
 });
