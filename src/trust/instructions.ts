@@ -27,7 +27,7 @@ import {
   type Loadable,
   type UserPlaces,
 } from "../prompt/user-instructions.ts";
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Approvals } from "../config/approvals.ts";
 import { approvedFiles, COPY_MAX_BYTES, copyBytes, folderChanges, folderOthers, keptBefore, ownHash, readCopy } from "./instruction-copies.ts";
 import {
@@ -45,7 +45,7 @@ import {
   TRUST_SKILL_LINES,
   type TrustSkill,
 } from "./instruction-approval.ts";
-import { loadSkills } from "../skills/load.ts";
+import { loadSkills, skillFolders } from "../skills/load.ts";
 import { readAnswer } from "./policy.ts";
 import { pythonCacheNote } from "./python-cache.ts";
 
@@ -201,7 +201,8 @@ export function skillsForTrust(state: Pick<InstructionState, "record" | "file">,
   );
   const bytes = new Map(files.map((f) => [f.path, f.bytes]));
   // the loader's own reading of the bytes hashed: the name and description the prompt would list
-  const { skills } = loadSkills([{ dir: at.projectSkills!, within: realOr(here.root) }], (path) => bytes.get(path) ?? "held");
+  const folder = skillFolders({ ...here, project: true }).filter((f) => f.dir === at.projectSkills); // its `within`: the project, links followed
+  const { skills } = loadSkills(folder, (path) => bytes.get(path) ?? "held");
   return files.map((f) => {
     const skill = skills.find((s) => s.path === f.path);
     const pend = shown.find((p) => p.path === f.path);
@@ -217,14 +218,6 @@ export function skillsForTrust(state: Pick<InstructionState, "record" | "file">,
       ...(leftOut ? { leftOut } : {}),
     };
   });
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** The run's state loadable reads: what was approved at the start, held, written, and the record beside which the copies are. */
