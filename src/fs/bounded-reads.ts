@@ -202,11 +202,14 @@ function read(req: Op, slow?: string, again = false): { answer: Answer; bytes?: 
   Atomics.notify(ctl, 0);
   const began = Date.now();
   // waited for in slices: a thread that ended by itself (its read cannot answer any more) is not waited for to the end;
-  // the time left is the clock's, not the slices counted (a wait that returns early must not end the deadline early)
+  // the time left is the clock's, not the slices counted (a wait that returns early must not end the deadline early).
+  // Only the answer's state says it has come: a wake is no answer (the thread's wake for the read before may come late,
+  // after hey saw that answer by its state and asked this one: under load, checks refused in 2 ms "did not answer in 60 s")
   const answeredIn = (ms: number) => {
     const until = performance.now() + ms;
     for (let left = ms; ; left = until - performance.now()) {
-      if (Atomics.wait(ctl, 1, 0, Math.max(0, Math.min(left, ALIVE_MS))) !== "timed-out" || Atomics.load(ctl, 1) !== 0) return true;
+      Atomics.wait(ctl, 1, 0, Math.max(0, Math.min(left, ALIVE_MS)));
+      if (Atomics.load(ctl, 1) !== 0) return true;
       if (until - performance.now() <= 0 || threadEnded(r)) return false;
     }
   };

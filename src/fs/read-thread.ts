@@ -30,7 +30,8 @@ self.onmessage = (e) => {
   Atomics.store(ctl, 5, 1);
   Atomics.notify(ctl, 5);
   for (;;) {
-    Atomics.wait(ctl, 0, 0);
+    // only the request's state says one has come: a wake is none (hey's wake for the request before may come late)
+    while (Atomics.load(ctl, 0) === 0) Atomics.wait(ctl, 0, 0);
     Atomics.store(ctl, 0, 0);
     let req = { path: "" }, answer, bytes;
     // an error thrown here would end the thread (and leave hey waiting): it is the answer instead
