@@ -17,7 +17,7 @@ import { decideInstructions, decideWidenings } from "../trust/approve.ts";
 import { withProjectSkills } from "../trust/instructions.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
 import { setupHint } from "../ui/setup-help.ts";
-import { canDraw, writer } from "../ui/term.ts";
+import { canDraw, fitted, writer } from "../ui/term.ts";
 import { baseUrlSettingOf, fetchFor, unsendable } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
@@ -71,7 +71,7 @@ export async function doctorCommand(argv: string[], here: Places): Promise<numbe
 /** `named`: the PROVIDER word, which must name a provider (`-m` syntax would take it for a model). */
 async function doctor(args: CliArgs, write: boolean, named: string | undefined, here: Places): Promise<number> {
   const env = process.env;
-  const warn = (m: string) => writer(2).write(`hey doctor: ${m}\n`);
+  const warn = (m: string) => writer(2).write(`${fitted(2, `hey doctor: ${m}`)}\n`); // at spaces, never mid-word, at a terminal
   // the doctor runs no tools: what the files give the agent is weighed as a run would, but not recorded
   const begun = await beginConfig(here, env, args.flags, { approve: args.approve, configFile: args.config, warn });
   if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
@@ -143,7 +143,12 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   // the lines the report asks for, no more: a flag that is the default already changes nothing written
   const written = write && Object.keys(missing).length > 0 ? await writeFlags(provider, missing) : undefined;
   const out = writer(1);
-  out.write(hide(args.run.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name)));
+  // the text report at a terminal as a run's setup help is: broken at spaces, a check's words under its detail column, config lines to paste whole
+  out.write(
+    args.run.output === "json"
+      ? hide(renderJson(subject, verdict, missing, written))
+      : fitted(1, hide(renderText(subject, verdict, missing, written, provider.name))),
+  );
   const recorded = Object.keys(missing).length === 0 || (written !== undefined && !("error" in written));
   return verdict.usable && recorded ? EXIT.ok : EXIT.runtime;
 }

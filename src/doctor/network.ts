@@ -4,7 +4,7 @@
 import { lookup } from "node:dns/promises";
 import { connect, type Socket } from "node:net";
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate } from "node:tls";
-import { classifyFetchError, expectedProtocol, proxyTlsError, tlsError, tunnelSilent, wrongScheme } from "../net/errors.ts";
+import { classifyFetchError, expectedProtocol, proxyTlsError, tlsError, tunnelSilent, unreachableWords, wrongScheme } from "../net/errors.ts";
 import { withUnreadCas } from "../net/ca.ts";
 import { certificateCheck, speaksAs } from "../net/proxy-probe.ts";
 import { parseIp, proxyAddress, type ProxiedRoute, type ProxyRoute } from "../net/proxy.ts";
@@ -222,6 +222,8 @@ function dateOf(validTo: string): string {
 
 function errorWords(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
+  const words = typeof code === "string" ? unreachableWords(code) : undefined;
+  if (words) return `${words} (${code})`; // not Node's `connect ECONNREFUSED 127.0.0.1:11434`, whose address the line names already
   const message = errorText(e);
   return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }

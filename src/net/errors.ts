@@ -74,6 +74,9 @@ const UNREACHABLE: Record<string, string> = {
   ENETUNREACH: "network unreachable",
 };
 
+/** What a failed dial's code means in words (`connection refused` for ECONNREFUSED), for the codes UNREACHABLE knows. */
+export const unreachableWords = (code: string): string | undefined => UNREACHABLE[code];
+
 type Proxied = Exclude<ProxyRoute, { kind: "direct" }>;
 
 /**

@@ -7,12 +7,19 @@ import { wrapText } from "./line-breaks.ts";
 const MIN_ROOM = 24;
 
 /**
+ * An indented line of a config snippet to paste (`  [provider.NAME]`, `  base_url = "…"`, `  # why`):
+ * never broken. A break of ours is a newline in what the user copies, and its second row pasted into
+ * config.toml is no TOML (`base_url =` / `"…"`); the terminal's own wrap of a long row copies back as one line.
+ */
+const PASTE_LINE = /^ {2,}(\[[\w.\-"]+\]|[\w\-"]+(\.[\w\-"]+)* = \S.*|# .*)$/;
+
+/**
  * `text` with every line wider than `columns` broken at spaces (and between CJK characters: line-breaks.ts). The continuation lines start
  * under the line's last column (after its last run of two or more spaces, as in `/help` and the
  * session table); when that column leaves too little room it goes under the columns before it,
  * indented two more than the line, so each entry of a table reads the same way (a narrow
  * terminal); prose goes on under its own indentation. A word wider than the room is left whole
- * (the terminal breaks it). `columns` 0: unchanged.
+ * (the terminal breaks it), and so is a config line to paste (PASTE_LINE). `columns` 0: unchanged.
  */
 export function wrapColumns(text: string, columns: number, width: (s: string) => number): string {
   if (columns <= 0) return text;
@@ -23,7 +30,8 @@ export function wrapColumns(text: string, columns: number, width: (s: string) =>
     const at = lastColumn(line, width);
     if (at > 0 && width(line) > columns && at > columns - MIN_ROOM) below.add(at);
   }
-  return lines.map((line) => (width(line) <= columns && !below.has(lastColumn(line, width)) ? line : wrapLine(line, columns, width))).join("\n");
+  const whole = (line: string) => PASTE_LINE.test(line) || (width(line) <= columns && !below.has(lastColumn(line, width)));
+  return lines.map((line) => (whole(line) ? line : wrapLine(line, columns, width))).join("\n");
 }
 
 /** Where a line's last column starts (after its last run of two or more spaces), as an index; 0 when it has none. */

@@ -1,7 +1,8 @@
 // hey's own long messages outside the REPL's notices — the help a new user reads when no model
 // server answers, `hey trust`'s result — are broken at spaces at a narrow terminal, as the REPL's
 // notices and /help are, never cut mid-word by the terminal (before: "…start it with `ollam" / "a
-// serve`…", "…(or /reload in a ru" / "nning one)…"). Through dist/hey in tmux at 80 columns.
+// serve`…", "…(or /reload in a ru" / "nning one)…"), and `hey doctor`'s report, whose setup help is
+// the same text. Through dist/hey in tmux at 80 columns (the doctor at 120 too).
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,9 +20,9 @@ afterEach(async () => {
 });
 
 /** Every word of `sentence` is whole on some row of `screen`, and no row is wider than the terminal: broken at spaces only. */
-function brokenAtSpaces(screen: string, sentence: string): void {
+function brokenAtSpaces(screen: string, sentence: string, cols = COLS): void {
   const rows = screen.split("\n");
-  for (const row of rows) expect([...row].length).toBeLessThanOrEqual(COLS);
+  for (const row of rows) expect([...row].length).toBeLessThanOrEqual(cols);
   const onRows = rows.flatMap((r) => r.split(/\s+/));
   const missing = sentence.split(/\s+/).filter((w) => w && !onRows.includes(w));
   expect(missing).toEqual([]);
@@ -68,3 +69,31 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+for (const cols of [80, 120])
+  test(
+    `hey doctor at ${cols} columns: its report and setup help are broken at spaces, and the config lines it prints paste as TOML`,
+    async () => {
+      const port = freePort(); // nothing listens: connection refused
+      const term = await startTerm({ args: ["doctor"], cols, rows: 60, env: { OLLAMA_HOST: `127.0.0.1:${port}` } });
+      terms.push(term);
+      const screen = await term.waitFor("[exit 1]", { scrollback: true });
+      // a check's words go on under its detail column (before: "…ECONNREFUSED 12" / "7.0.0.1:…" at 80 columns)
+      brokenAtSpaces(screen, `✗ TCP cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED) → what to do is below the verdict`, cols);
+      if (cols === 80) expect(screen).toMatch(/^ {22}\S/m);
+      brokenAtSpaces(
+        screen,
+        `With no configuration hey talks to the Ollama at OLLAMA_HOST (http://127.0.0.1:${port}/v1) with the model qwen3: start it there with \`ollama serve\` and \`ollama pull qwen3\`,`,
+        cols,
+      );
+      const rows = screen.split("\n");
+      const from = rows.indexOf("or add a provider to ~/.config/hey/config.toml:");
+      const to = rows.findIndex((r, i) => i > from && r.startsWith("or use any endpoint once: hey --base-url"));
+      expect(from).toBeGreaterThan(0);
+      const block = rows.slice(from + 1, to);
+      expect(block).toHaveLength(5);
+      for (const row of block) expect(() => Bun.TOML.parse(row)).not.toThrow(); // each row as it would be copied: no half of a line
+      expect(Bun.TOML.parse(block.join("\n"))).toEqual({ provider: { NAME: { base_url: "https://.../v1", api_key: "${YOUR_KEY_VAR}", models: ["MODEL"] } } });
+    },
+    E2E_TIMEOUT,
+  );

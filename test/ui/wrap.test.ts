@@ -91,3 +91,21 @@ test("a notice's CJK text goes on under its column, and English words stay whole
   expect(wrapped).toBe(["  fs: connected · 14 tools  已连接的服务器提供了这些工具，可", "                            以使用 read_file write_file"].join("\n"));
   for (const l of wrapped.split("\n")) expect(width(l)).toBeLessThanOrEqual(60);
 });
+
+test("a config snippet's lines are never broken (a break pasted into config.toml is no TOML); the prose around them is", () => {
+  const url = "https://gateway.internal.example.com/teams/platform/llm/openai-compatible/v1";
+  const help = [
+    "or add a provider to ~/.config/hey/config.toml, the file hey reads its providers from:",
+    "  [provider.NAME]",
+    `  base_url = "${url}"`,
+    "  # api_key names the variable that holds its key; none for a local server",
+    '  api_key = "${YOUR_KEY_VAR}"',
+  ].join("\n");
+  const wrapped = wrapColumns(help, 40, width);
+  const rows = wrapped.split("\n");
+  expect(rows.slice(0, 3)).toEqual(["or add a provider to", "~/.config/hey/config.toml, the file hey", "reads its providers from:"]);
+  expect(rows.slice(3)).toEqual(help.split("\n").slice(1)); // whole: the terminal's own wrap copies back as one line
+  expect(Bun.TOML.parse(rows.slice(3).join("\n"))).toEqual({ provider: { NAME: { base_url: url, api_key: "${YOUR_KEY_VAR}" } } });
+  // prose that merely has an " = " in it is not a config line: it still breaks
+  expect(wrapColumns("a = b and the rest of a long sentence that goes on", 20, width)).toBe("a = b and the rest\nof a long sentence\nthat goes on");
+});
