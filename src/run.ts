@@ -174,8 +174,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !notUsers.includes(d)) });
     for (const line of await once("", peerNotices(here, listed, env))) warn(line); // other agents' files
     for (const line of await once("reads", permission.entryNotes ?? [])) warn(line); // a read_file deny grep or edit does not keep, a glued `$`
-    // once per user, to a person: a script's log on a fresh CI machine would have it on every run
-    if (!listed && !agent && isTty(2)) for (const line of await said.unsaid("~", [unaskedLine(here.userConfig, here.home)])) warn(line);
+    // once per user, to a person, at a run that can call tools: a script's log on a fresh CI machine would have it on every run, and `hey mcp` would use it up
+    if (!listed && !agent && isTty(2) && (!oneShot || asksModel(message)))
+      for (const line of await said.unsaid("~", [unaskedLine(here.userConfig, here.home)])) warn(line);
     const held: string[] = []; // the project's lines of start-up to say once (a CLAUDE.md's imports left out, a skill replacing another)
     const start = {
       env,

@@ -386,7 +386,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => missingCommand(command, childEnv(env, s.env), s.cwd),
-      report: (e) => (servers.ports.emit(e), e.state !== "connected" || (run.output === "text" && !start.command)) && start.notice(eventLine(e, oneShot)), // JSON: failures on stderr too; `hey mcp`'s listing says which connected
+      report: (e) => (servers.ports.emit(e), run.output === "text" ? !start.command : e.state !== "connected") && start.notice(eventLine(e, oneShot)), // JSON: failures on stderr too; `hey mcp`'s listing says how each went, with why: not twice
       warn: (m) => start.notice(`hey: ${m}`),
       notice: (message) => void (run.output === "text" || servers.ports.emit({ type: "notice", message })), // a terminal shows find_tools' answer
       refused: (name, origin) => servers.ports.refused(name, origin),

@@ -64,3 +64,23 @@ test("a script's run (stderr not a terminal) and a user with [permission] lists 
     listed.remove();
   }
 });
+
+test("hey mcp and hey -p /help call no tools: they do not say it, and so do not use it up before a run that does", async () => {
+  const fresh = tempDir("hey-home-");
+  try {
+    for (const args of [["mcp"], ["-p", "/help"]]) {
+      await term?.close();
+      term = await startTerm({ cols: 200, env: { HOME: fresh.path }, args: [...args, "--base-url", model.baseUrl, "-m", "m"] });
+      const screen = await term.waitFor("[exit ", { joined: true });
+      expect(screen).toContain("[exit 0]");
+      expect(screen).not.toContain("without asking");
+    }
+    await term?.close();
+    term = await startTerm({ cols: 200, env: { HOME: fresh.path }, args: ["--base-url", model.baseUrl, "-m", "m", "-p", "hi"] });
+    expect(await term.waitFor("[exit ", { joined: true })).toContain(LINE);
+  } finally {
+    await term?.close();
+    term = undefined;
+    fresh.remove();
+  }
+});

@@ -108,3 +108,34 @@ test("hey mcp list shows a server still starting whose last start failed with th
     /^hang: connecting\n {2}its last start failed \d+ s ago: it did not answer initialize in time \(timeout_ms\); tried again now \(this run did not wait for it\)$/m,
   );
 });
+
+test("hey mcp, hey mcp list and hey -p /mcp say a failing server once, in the listing, with its file:line and its stderr; a -p prompt still warns", async () => {
+  await ensureBinary();
+  const m = model(() => ({ text: "hello" }));
+  const quits = `echo 'fatal: cannot open the database at /nope' >&2; exit 3`;
+  const file = writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n` +
+      `[mcp.ghost]\ncommand = "no-such-mcp-server-x"\n\n[mcp.broken]\ncommand = "/bin/sh"\nargs = ["-c", ${JSON.stringify(quits)}]\n`,
+  );
+  const listing = [
+    "ghost: failed",
+    `  ${file}:9: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH`,
+    "broken: failed",
+    "  it exited with code 3 before it was ready",
+    "  stderr: fatal: cannot open the database at /nope",
+  ].join("\n");
+  for (const args of [["mcp"], ["mcp", "list"], ["-p", "/mcp"]]) {
+    const run = await hey(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith(`${listing}\nMCP tools in every request: 0`);
+    expect(run.stderr).toBe(""); // before: "hey: MCP server ghost failed, its tools are left out: …" for each, then the listing again
+  }
+  // a prompt has no listing: each failure is said on stderr, once (as the start that failed in the listings above)
+  const asked = await hey(["-p", "hi"]);
+  expect(asked.code).toBe(0);
+  expect(asked.stdout).toBe("hello\n");
+  expect(asked.stderr.match(/^hey: MCP server ghost failed to start \d+ s ago: .+not found on PATH; tried again now/gm)).toHaveLength(1);
+  expect(asked.stderr.match(/^hey: MCP server broken failed to start \d+ s ago: it exited with code 3 before it was ready/gm)).toHaveLength(1);
+  expect(asked.stderr.split("\n").filter(Boolean)).toHaveLength(2);
+});
