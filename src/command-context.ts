@@ -19,6 +19,7 @@ import { shownPath } from "./prompt/source.ts";
 import { DECLINED_SKILL, HELD_SKILL } from "./prompt/held-lines.ts";
 import { loadSkills, skillFolders } from "./skills/load.ts";
 import { formatSkills } from "./ui/skills-list.ts";
+import { shortPath } from "./ui/intro.ts";
 
 /**
  * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
@@ -66,7 +67,11 @@ export function commandContext(
       const stray = runtime.mcpOff ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
       const unread = stray.length ? strayNotice(stray, here.root) : undefined;
       const mcp = runtime.settings.mcp.servers;
-      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, mcp, withheld, { oneShot: runtime.oneShot, unread });
+      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, mcp, withheld, {
+        oneShot: runtime.oneShot,
+        unread,
+        userFile: shortPath(here.userConfig, here.home),
+      });
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
       const { protocol, baseUrl } = runtime.settings.provider;
       const capped = overCap(capFor(protocol, baseUrl), tools, calledTools(runtime.agent.messages))?.why; // more tools than the model's API takes: which are left out

@@ -23,7 +23,7 @@ import { createToolStore } from "./mcp/store.ts";
 import { errorText } from "./kernel/errors.ts";
 
 export const MCP_USAGE =
-  "usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp (or hey mcp list, hey mcp ls) lists the servers as /mcp does; NAME: an [mcp.NAME] table with a url\n";
+  "usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME\n         [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp (or hey mcp list, hey mcp ls) lists the servers as /mcp does;\n  NAME: an [mcp.NAME] table with a url\n"; // under 80 columns: a terminal would break it mid-word
 
 export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);

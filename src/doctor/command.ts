@@ -33,7 +33,7 @@ import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 export const DOCTOR_USAGE =
-  "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL] [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n";
+  "usage: hey doctor [PROVIDER] [--write] [--output json] [-m PROVIDER/MODEL]\n         [--config FILE] [--proxy URL] [--base-url URL --protocol P --api-key K]\n"; // under 80 columns
 
 /** Runs the subcommand; the exit code: 0 usable, 1 not usable (or flags to record), 2 bad arguments or config. */
 export async function doctorCommand(argv: string[], here: Places): Promise<number> {

@@ -91,7 +91,7 @@ export function conversionLine(s: McpServerSettings): string {
  * files below the project root that hey never reads (trust/policy.ts strayNotice): with no server
  * in use, said in place of the advice to add one, as they are why there is none; else said last,
  * in the REPL only (a one-shot run said it at start); `where.oneShot`: `hey mcp` or `hey -p /mcp`,
- * where there is no /reload to advise.
+ * where there is no /reload to advise; `where.userFile`: the user config, `~/`-shortened, named where a table is to go.
  */
 export function formatStatus(
   servers: readonly ServerStatus[],
@@ -100,13 +100,13 @@ export function formatStatus(
   builtinTokens?: number,
   settings: readonly McpServerSettings[] = [],
   withheld: readonly Withheld[] = [],
-  where: { oneShot: boolean; unread?: string } = { oneShot: false },
+  where: { oneShot: boolean; unread?: string; userFile?: string } = { oneShot: false },
 ): string {
   if (off) return "MCP is off in this run (--no-mcp)";
   if (servers.length === 0 && withheld.length === 0) {
     if (where.unread) return `no MCP servers in use; ${where.unread}`;
     const reload = where.oneShot ? "" : " and /reload";
-    return `no MCP servers in use; add an [mcp.NAME] table to the config (see the README)${reload}: one hey has not approved yet starts once you say yes at the interactive prompt`;
+    return `no MCP servers in use; add an [mcp.NAME] table to ${where.userFile ?? "the config"} (README "MCP servers")${reload}: one hey has not approved yet starts once you say yes at the interactive prompt`;
   }
   let total = 0;
   let count = 0;

@@ -111,6 +111,10 @@ test("hey mcp list shows a server still starting whose last start failed with th
 
 test("hey mcp, hey mcp list and hey -p /mcp say a failing server once, in the listing, with its file:line and its stderr; a -p prompt still warns", async () => {
   await ensureBinary();
+  // none configured: where a table goes, by its file
+  expect((await hey(["mcp"])).stdout).toStartWith(
+    'no MCP servers in use; add an [mcp.NAME] table to ~/.config/hey/config.toml (README "MCP servers"): one hey has not approved yet starts',
+  );
   const m = model(() => ({ text: "hello" }));
   const quits = `echo 'fatal: cannot open the database at /nope' >&2; exit 3`;
   const file = writeUserConfig(

@@ -185,6 +185,7 @@ test("hey skills help / hey mcp help alone print the usage; a prompt that starts
     const r = await hey(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toStartWith("usage: hey mcp [list]");
+    for (const line of r.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80); // an 80-column terminal breaks none mid-word
   }
   expect(asked()).toEqual([]);
 
@@ -200,6 +201,7 @@ test("hey doctor --bogus: refused with the doctor's usage, without advice on sen
   const r = await hey(["doctor", "--bogus"]);
   expect(r.code).toBe(2);
   expect(r.stderr).toStartWith("hey doctor: unknown flag --bogus (see hey --help)\nusage: hey doctor [PROVIDER]");
+  for (const line of r.stderr.split("\n").slice(1)) expect(line.length).toBeLessThanOrEqual(80);
   expect(r.stderr).not.toContain("put --");
   expect((await hey(["-p", "--bogus"])).stderr).toContain('put -- before a message that starts with - (hey -p -- "--bogus")'); // a prompt's still is
 });

@@ -90,8 +90,8 @@ test("/mcp: what the selection and the permission rules leave out, and why; prom
 
 test("/mcp with none in use (a table hey has not approved yet is there, so not 'none configured'), and with --no-mcp", () => {
   const none = offerTools([], () => false);
-  expect(formatStatus([], none, false)).toBe(
-    "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt",
+  expect(formatStatus([], none, false, undefined, [], [], { oneShot: false, userFile: "~/.config/hey/config.toml" })).toBe(
+    'no MCP servers in use; add an [mcp.NAME] table to ~/.config/hey/config.toml (README "MCP servers") and /reload: one hey has not approved yet starts once you say yes at the interactive prompt',
   );
   expect(formatStatus([], none, true)).toBe("MCP is off in this run (--no-mcp)");
 });
@@ -102,7 +102,7 @@ test("/mcp with none in use and a server file hey never reads: that file is the 
   const unread = "not read: /r/app/.mcp.json: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, /r; move them there";
   for (const oneShot of [true, false]) expect(formatStatus([], none, false, undefined, [], [], { oneShot, unread })).toBe(`no MCP servers in use; ${unread}`);
   expect(formatStatus([], none, false, undefined, [], [], { oneShot: true })).toBe(
-    "no MCP servers in use; add an [mcp.NAME] table to the config (see the README): one hey has not approved yet starts once you say yes at the interactive prompt",
+    'no MCP servers in use; add an [mcp.NAME] table to the config (README "MCP servers"): one hey has not approved yet starts once you say yes at the interactive prompt',
   );
   // with servers in use: said last in the REPL (its start-up line may have scrolled away); `hey mcp` said it at start
   const servers: ServerStatus[] = [{ name: "fs", state: "connected", tools: tools("read"), cached: false }];
