@@ -26,7 +26,7 @@ export const FORCE_QUIT_PRESSES = 3;
 export const FORCE_QUIT_AFTER_MS = 2500;
 export { HELD_BREAK_MS } from "./typed-ahead.ts";
 /** said, dim, under a turn that failed (an error, a limit) when lines were queued during it: they wait at the prompt, unsent */
-export const HELD_AFTER_FAILURE = "the turn did not finish, so what you queued was not sent: it waits at the prompt (Enter sends it)";
+export const HELD_AFTER_FAILURE = "the turn did not finish, so what you queued was not sent (Enter sends it)";
 
 export type { Effect, ReplEvent } from "./repl-effects.ts";
 export { initialRepl, type ReplState };
