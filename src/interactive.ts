@@ -248,13 +248,16 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           const kind = lineKind(line);
           if (kind === "command") return command(line, signal, io);
           const mistake = slashMistake(line, slashNames(runtime, here)); // `/cost`, a skill's name: not sent
-          if (mistake) return void say(`hey: ${mistake}\n`);
+          if (mistake) {
+            say(`hey: ${mistake}\n`);
+            return "failed"; // what was queued after it waits: it may have counted on the command
+          }
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
           const noted = withSessionNotes(runtime, here.cwd, notes.splice(0), []); // `hey -c`, `/resume` elsewhere in the project, a skills list caught up
           checkpoints().beginTurn(); // what edit and write_file change from here on is this turn's
           // a run at its limit saves its hand-off before it ends
-          await runtime.agent.send(withPlanNote(hooks.plan, runtime.agent.messages, [...noted, ...content]), signal, {
+          const run = await runtime.agent.send(withPlanNote(hooks.plan, runtime.agent.messages, [...noted, ...content]), signal, {
             keepHandOff: (limit) => hooks.handOff(runtime, limit),
           });
           retryBehind(); // at the turn's end, as the session in use tries its own
@@ -263,6 +266,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           const said = jobsLine(jobs, toldJobs);
           for (const j of jobs) toldJobs.add(j.pgid);
           if (said) say(wrapped(said).split("\n").map(dim).join("\n") + "\n");
+          // a run that ended in an error, at its turn or token limit, or with its answer cut off did not finish: what the user
+          // queued during it waits, lest it go into the same failure or act on a state they have not read
+          return run.stop === "end" ? undefined : "failed";
         },
       },
       message, // already checked by firstPrompt; onLine expands it again

@@ -27,7 +27,7 @@ export const HELP = `/help                      this list
 
 Keys:
 Enter                      send; a trailing \\ you type or Ctrl-J starts a new line; a paste is one message (a big one shows as [Pasted text #1 +N lines])
-typing during a turn       shows under the status; Enter queues the line, sent as your next message when the turn ends
+typing during a turn       shows under the status; Enter queues the line, sent as your next message when the turn ends (not after an error: it waits)
 Esc, Ctrl-C                cancel a running turn; what you queued or typed meanwhile waits at the next prompt, unsent (3 more Ctrl-C once the turn has not stopped for 2.5 s quit hey, that text kept in the history)
 ↑/↓                        earlier lines (this project's first)
 Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)

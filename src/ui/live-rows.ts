@@ -1,5 +1,6 @@
 // What goes around the spinner's row during a turn: the running commands' live lines above it (how many fit the window), and
 // under it what the user types and queues meanwhile (typed-ahead.ts draws those rows). Pure.
+import { reflowedRow } from "./prompt-rows.ts";
 import { visible } from "./visible.ts";
 
 /** the width the live lines of a running command are cut to when the terminal does not say its own */
@@ -35,4 +36,14 @@ export function aheadBlock(rows: readonly string[], at: number, drawn: boolean, 
   if (rows.length === 0) return { text: clear, drawn: false };
   const block = rows.map((r) => `\n\r${color ? `\x1b[2m${r}\x1b[0m` : r}`).join("");
   return { text: `${clear}${block}\x1b[${rows.length}A\r${at > 0 ? `\x1b[${at}C` : ""}`, drawn: true };
+}
+
+/**
+ * How many rows above the spinner's the first of the live lines drawn there is now: as many as were drawn (`cells`: each line's
+ * characters' columns, drawn `drawnAt` columns wide), or as the terminal's reflow made them and the spinner's row (`spin`, its
+ * cursor `spinWidth` columns in) after a resize to `columns`.
+ */
+export function liveRowsUp(cells: readonly number[][], drawnAt: number, spin: number[], spinWidth: number, columns: number): number {
+  if (columns === drawnAt) return cells.length;
+  return reflowedRow({ cells: [...cells, spin], line: cells.length, offset: spinWidth, cols: drawnAt }, columns);
 }

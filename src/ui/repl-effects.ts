@@ -14,8 +14,11 @@ export type ReplEvent =
     }
   /** the completions of the line before the cursor, asked for by a `complete` effect */
   | { type: "completed"; candidates: string[]; fit?: ListFit }
-  /** a turn's line ended (at `now`, ms); `quit`: /quit */
-  | { type: "ended"; line: string; quit: boolean; now: number }
+  /**
+   * a turn's line ended (at `now`, ms); `quit`: /quit; `failed`: it did not do all it meant to (ReplOptions.onLine's "failed", or it
+   * threw): what was queued during it waits at the prompt
+   */
+  | { type: "ended"; line: string; quit: boolean; now: number; failed?: boolean }
   | { type: "ask"; question: string }
   /** SIGTERM, SIGHUP or the terminal gone: `code` is the exit code, `why` what the cancelled turn says */
   | { type: "signal"; code: number; why: string }

@@ -25,9 +25,11 @@ export interface ReplOptions {
   complete(line: string): string[];
   /**
    * Handles one message or slash command. `signal` aborts on Ctrl-C or Esc. Returns "quit" to
-   * leave the REPL. May throw: the message is shown and the REPL goes on.
+   * leave the REPL; "failed" when the line did not do all it meant to (the agent's run ended in an
+   * error, at a limit or cut off; a mistyped command), having said why: the lines queued during it
+   * wait at the prompt, unsent. May throw: the message is shown, and it counts as failed.
    */
-  onLine(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | void>;
+  onLine(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | "failed" | void>;
   /**
    * Called once at start with the REPL's way to show a line that did not come from a turn (an MCP
    * server connected): above the prompt while it is drawn, after the turn while one runs.

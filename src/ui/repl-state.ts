@@ -25,6 +25,8 @@ export const FORCE_QUIT_PRESSES = 3;
  */
 export const FORCE_QUIT_AFTER_MS = 2500;
 export { HELD_BREAK_MS } from "./typed-ahead.ts";
+/** said, dim, under a turn that failed (an error, a limit) when lines were queued during it: they wait at the prompt, unsent */
+export const HELD_AFTER_FAILURE = "the turn did not finish, so what you queued was not sent (Enter sends it)";
 
 export type { Effect, ReplEvent } from "./repl-effects.ts";
 export { initialRepl, type ReplState };
@@ -61,7 +63,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
       };
     }
     case "ended":
-      return ended(s, e.quit, e.now);
+      return ended(s, e.quit, e.now, e.failed);
     case "ask":
       if (s.mode !== "busy") return { state: s, effects: [{ type: "answer", text: undefined }] };
       return {
@@ -198,12 +200,24 @@ function ctrlC(s: ReplState, now: number): Step {
  * turn (never seen, and no prompt to bring it back to) kept in the history, as Up finds it after a restart.
  */
 function forceQuit(s: ReplState, since: number): Step {
-  const draft = expand(s.pastes, [...s.queued, s.editor.text].join("\n")).replace(/\n+$/, "");
-  const kept = draft.trim() !== "";
+  const draft = unsent(s);
+  const kept = draft !== "";
   const after = Number.isFinite(since) ? ` ${Math.round(since / 1000)} s after it was cancelled` : "";
   const why = `hey quit: the turn had not stopped${after}${kept ? "; what you typed during it is in the history (↑)" : ""}`;
   const remember: Effect[] = kept ? [{ type: "remember", entry: draft }] : [];
   return { state: { ...s, mode: "done" }, effects: [...remember, { type: "exit", code: 130, why }] };
+}
+
+/**
+ * What was typed and never sent, as one entry, its pastes whole: the lines queued during the turn and the line being typed (the
+ * one a question put aside, the one a search started from), "" when there is none. Kept in the history when hey ends with it.
+ */
+function unsent(s: ReplState): string {
+  const line = s.asking?.saved ?? s.search?.saved ?? s.editor;
+  const recalled = s.history[line.historyIndex] === line.text; // an earlier line browsed to with ↑, not changed: in the history already
+  const typing = recalled ? "" : line.text;
+  const draft = expand(s.pastes, [...s.queued, typing].join("\n")).replace(/\n+$/, "");
+  return draft.trim() === "" ? "" : draft;
 }
 
 /** Esc Esc at an empty prompt (Claude Code's rewind): where hey's undo is. */
@@ -296,20 +310,22 @@ function searchKey(s: ReplState, key: Key, more: boolean, now: number): Step {
   }
 }
 
-function ended(s: ReplState, quit: boolean, now: number): Step {
+function ended(s: ReplState, quit: boolean, now: number, failed = false): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
   const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
   // the turn ended as it meant to: the first line queued is sent, shown as a typed line is; the line being typed goes on under the next turn
   const [first, ...rest] = s.queued;
-  if (first !== undefined && !s.cancelled) {
+  if (first !== undefined && !s.cancelled && !failed) {
     const full = expand(s.pastes, first);
     const shown: Effect[] = [...flushed, { type: "draw", fresh: true, line: first }, { type: "below" }, { type: "remember", entry: full }];
     const sent = run({ ...next, queued: rest, history: remembered(s.history, first) }, full, shown);
     return { state: { ...sent.state, editor: s.editor }, effects: sent.effects };
   }
-  // the line typed meanwhile, after what was queued (a cancel sends none of it: the user stopped the agent), is shown, unsent, its
-  // cursor at the end; line breaks that ended it are not drawn, and keys read right after may have been typed before the end
+  // the line typed meanwhile, after what was queued, is shown, unsent, its cursor at the end: a cancel sends none of it (the user
+  // stopped the agent), nor a turn that failed (the next line would go into the same failure, or act on what the user has not read:
+  // the error stays in view above it); line breaks that ended it are not drawn, and keys read right after may have been typed before the end
+  const held: Effect[] = failed && !s.cancelled && first !== undefined ? [{ type: "print", text: HELD_AFTER_FAILURE, dim: true }] : [];
   const { text, ...times } = aheadAtEnd([...s.queued, s.editor.text].filter((l) => l !== "").join("\n"), now);
   return {
     state: {
@@ -320,7 +336,7 @@ function ended(s: ReplState, quit: boolean, now: number): Step {
       editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length },
       typedAhead: text,
     },
-    effects: [...flushed, { type: "draw", fresh: true }],
+    effects: [...flushed, ...held, { type: "draw", fresh: true }],
   };
 }
 
@@ -340,10 +356,14 @@ function edited(s: ReplState, text: string | undefined, why = ""): Step {
 function signalled(s: ReplState, code: number, why: string): Step {
   if (s.signalled !== undefined) return { state: s, effects: [] }; // the first one says what happened
   const next: ReplState = { ...s, signalled: code };
-  if (s.mode === "prompt" || s.mode === "search") return leave(next, [{ type: "below" }]); // the shell's prompt goes on a line of its own
+  // what was typed and not sent (queued during the turn, the line at the prompt) is in the history, where ↑ finds it at the next
+  // start, as after a force quit: now, before the turn is stopped, as the grace may end hey before the turn does
+  const draft = unsent(s);
+  const kept: Effect[] = draft === "" ? [] : [{ type: "remember", entry: draft }];
+  if (s.mode === "prompt" || s.mode === "search") return leave(next, [...kept, { type: "below" }]); // the shell's prompt goes on a line of its own
   if (s.mode !== "busy" && s.mode !== "ask") return leave(next);
   const asked = s.mode === "ask" ? answer({ ...next, cancelled: true }, undefined) : { state: { ...next, cancelled: true }, effects: [] };
-  return { state: asked.state, effects: [{ type: "abort", why }, ...asked.effects, { type: "grace", code }] };
+  return { state: asked.state, effects: [...kept, { type: "abort", why }, ...asked.effects, { type: "grace", code }] };
 }
 
 function leave(s: ReplState, before: Effect[] = []): Step {

@@ -264,14 +264,14 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
 
   async function runLine(line: string): Promise<void> {
     turn = new AbortController();
-    let quit = false;
+    let how: "quit" | "failed" | void = "failed";
     try {
-      quit = (await opts.onLine(line, turn.signal, io)) === "quit";
+      how = await opts.onLine(line, turn.signal, io);
     } catch (e) {
       out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), terminalWidth)}\n`); // at spaces, never mid-word
     }
     turn = undefined;
-    dispatch({ type: "ended", line, quit, now: Date.now() });
+    dispatch({ type: "ended", line, quit: how === "quit", failed: how === "failed", now: Date.now() });
   }
 
   const io: ReplIo = {

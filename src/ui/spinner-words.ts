@@ -32,3 +32,8 @@ export function spinnerWords(now: () => number, host?: () => string | undefined)
     },
   };
 }
+
+/** a retry's delay as its line says it: `800 ms`, `2.5 s` */
+export function delayWords(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

@@ -8,13 +8,13 @@ import type { AgentEvent } from "../kernel/output.ts";
 import type { Stream, TerminalOptions, TerminalOutput } from "./terminal-output.ts";
 import { createTextStream, rawTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
-import { askedAgain, type Before, commandRest, diffColor, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
+import { type Before, commandRest, DIFF_INDENT, resultLines, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
 import { lineEnd, QUIET_MS } from "./quiet-status.ts";
-import { spinnerWords } from "./spinner-words.ts";
-import { reflowedRow } from "./prompt-rows.ts";
-import { aheadBlock, LIVE_COLUMNS, liveLines, liveRowsFor } from "./live-rows.ts";
+import { delayWords, spinnerWords } from "./spinner-words.ts";
+import { aheadBlock, LIVE_COLUMNS, liveLines, liveRowsFor, liveRowsUp } from "./live-rows.ts";
+import { frameHold } from "./frame-hold.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { parseArguments } from "../kernel/ir.ts";
 import { callPath } from "../kernel/tool-args.ts";
@@ -24,14 +24,12 @@ export type { Stream, TerminalOptions, TerminalOutput } from "./terminal-output.
 const DIM = "\x1b[2m";
 const BOLD = "\x1b[1m";
 const RED = "\x1b[31m";
-const GREEN = "\x1b[32m";
 const YELLOW = "\x1b[33m";
 const RESET = "\x1b[0m";
 const CLEAR_LINE = "\r\x1b[K";
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 /** fast enough to look alive, slow enough to cost nothing measurable */
 const SPINNER_INTERVAL_MS = 100;
-const RESULT_INDENT = "  ";
 /**
  * from the cursor's row and everything below cleared, never from the screen's top corner: tmux
  * keeps what such a clear wipes in the scrollback (a copy per redraw once Ctrl-L put the lines there)
@@ -39,7 +37,6 @@ const RESULT_INDENT = "  ";
 const CLEAR_DOWN = "\r \x1b[J\r\x1b[K";
 /** starts each stretch of thinking where it cannot be shown dim */
 const THINKING_MARK = "thinking: ";
-const DIFF_INDENT = "    ";
 
 export function createTerminalOutput(answer: Stream, info: Stream, opts: TerminalOptions = {}): TerminalOutput {
   const width = opts.stringWidth ?? ((t: string) => [...t].length);
@@ -116,12 +113,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   };
   /** the live lines and the spinner's row cleared, the cursor where the first was: as many rows up as the terminal's reflow made them after a resize */
   const clearLive = () => {
-    const columns = info.columns?.() || LIVE_COLUMNS;
-    const { cells } = liveDrawn;
-    const up =
-      columns === liveDrawn.columns
-        ? cells.length
-        : reflowedRow({ cells: [...cells, cellsOf(spinLine)], line: cells.length, offset: width(spinLine), cols: liveDrawn.columns }, columns);
+    const up = liveRowsUp(liveDrawn.cells, liveDrawn.columns, cellsOf(spinLine), width(spinLine), info.columns?.() || LIVE_COLUMNS);
     info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : liveDrawn.below ? CLEAR_DOWN : CLEAR_LINE);
     liveDrawn = { cells: [], columns: 0, height: 0, below: false };
   };
@@ -170,21 +162,28 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       [spinLine, liveDrawn.below] = [line, below.drawn];
     };
     draw();
+    if (under && typing) held.drawn();
     spinner = setInterval(draw, SPINNER_INTERVAL_MS);
     redraw = (live = true) => draw(live);
   };
   let redraw = (_live?: boolean) => {};
   /** after streamed text or thinking: a stream quiet for QUIET_MS (a stall, a call's arguments coming) shows a status under it */
-  const awaitQuiet = () => {
+  const awaitQuiet = (atOnce = false) => {
     cancelQuiet();
     if (!info.tty || finalOnly || section === undefined || spinner) return;
     // while the user types during the turn, the status (the wait it counted going on) and their line come back under the text at once
     const since = typing ? spinStart : now();
-    cancelQuiet = later(typing ? 0 : QUIET_MS, () => {
+    const show = () => {
       const under = end.status(info.columns?.() ?? 0);
       if (under && section !== undefined && !spinner) spin(typing ? "working…" : "waiting for the model…", since, undefined, under);
-    });
+    };
+    if (atOnce && typing)
+      show(); // what was held for a frame went out: the rows drawn again with it, not a tick later
+    else cancelQuiet = later(typing ? 0 : QUIET_MS, show);
   };
+  // text streamed while the status and the typed rows stand under it: it goes out with them cleared and drawn again, once a frame
+  const held = frameHold<Stream>((to, t, color, atFrame) => (stopSpinner(), write(to, t, color), awaitQuiet(atFrame)), now, later);
+  const rowsUnder = () => typing !== undefined && spinUnder && spinner !== undefined;
 
   /** a line of hey's own on `info`, after whatever was streaming */
   const infoLine = (line: string, color?: string) => {
@@ -207,12 +206,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const call = calls.get(event.id);
     calls.delete(event.id);
     const status = resultStatus(event.name, event.ok, visible(event.output), call?.args, call?.before);
-    const mark = status.ok ? "✓" : "✗";
-    const text = fitStatus(batch > 1 && call ? call.label : "", status.text + askedAgain(call?.copies), room(width(`${RESULT_INDENT}${mark} `)), width);
-    if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${text}${RESET}\n`);
-    else write(info, `${RESULT_INDENT}${mark} ${text}\n`);
-    for (const line of status.diff) write(info, fitted(DIFF_INDENT + visible(line)) + "\n", diffColor(line)); // a write's diff holds file text; cut, not wrapped away from its +/-
-    for (const line of status.preview) write(info, fitted(DIFF_INDENT + line) + "\n", DIM); // event.output was made visible above
+    const label = batch > 1 && call ? call.label : "";
+    for (const [line, color] of resultLines(status, label, call?.copies, info.columns?.() ?? 0, width, info.color)) write(info, `${line}\n`, color);
   };
   /**
    * `text` cut with "…" to the terminal's width, `lead` columns of its line being taken before it
@@ -223,8 +218,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   const room = (lead: number) => ((info.columns?.() ?? 0) <= 0 ? 0 : Math.max(1, info.columns!() - lead));
 
   return {
-    stopSpinner,
+    stopSpinner: () => (held.release(), stopSpinner()),
     suspend(moved) {
+      held.release();
       const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
       if (moved) [liveDrawn, back] = [{ cells: [], columns: 0, height: 0, below: false }, undefined]; // the shell's lines stand where they were drawn
       if (moved) clearInterval(spinner);
@@ -247,6 +243,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       else if (rows) awaitQuiet();
     },
     notice(line) {
+      held.release();
       const running = spinner ? { label: spinLabel, start: spinStart, until: spinUntil } : undefined;
       infoLine(line);
       if (!running) return;
@@ -254,6 +251,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     },
     emit(event: AgentEvent) {
       waits.heard(event);
+      if (event.type !== "text_delta" && event.type !== "thinking_delta") held.release(); // the stream's text first, then what follows it
       switch (event.type) {
         case "turn_start":
           inTurn = true;
@@ -265,6 +263,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (!showThinking) break;
           // without colours (NO_COLOR, a pipe) dim is lost: a word tells thinking from the answer and narration
           const shown = thought.push((section !== "thinking" && !info.color ? THINKING_MARK : "") + visible(event.text));
+          if (section === "thinking" && held.hold(info, shown, rowsUnder(), DIM)) break;
+          held.release();
           if (shown !== "" || section === "text") stopSpinner(); // while all of it is held, the spinner goes on
           if (section === "text") closeSection();
           write(info, shown, DIM);
@@ -281,13 +281,15 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           // finalOnly: the text goes to stdout (a file, a pipe) at the end; the terminal is told it is coming
           if (finalOnly && event.text.trim() !== "") spin("writing…");
           const shown = finalOnly ? "" : text.push(visible(event.text));
+          if (event.text.trim() !== "") turnAnswered = true;
+          if (section === "text" && held.hold(answer, shown, rowsUnder())) break;
+          held.release();
           if (shown !== "" || section === "thinking") stopSpinner(); // while all of it is held, the spinner goes on
           if (section === "thinking") {
             closeSection();
             if (info === answer) write(info, "\n"); // a blank line between thinking and answer
           }
           section = "text";
-          if (event.text.trim() !== "") turnAnswered = true;
           if (!finalOnly) write(answer, shown);
           else turnText += visible(event.text);
           awaitQuiet();
@@ -343,7 +345,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           infoLine(`hey: ${visible(event.message)}`, event.type === "fallback" ? YELLOW : DIM);
           break;
         case "retry":
-          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.retries ?? opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
+          infoLine(`retrying in ${delayWords(event.delay_ms)} (${event.attempt}/${event.retries ?? opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
           spin("retrying in", now(), now() + event.delay_ms);
           break;
         case "summarizing":
@@ -392,8 +394,4 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const path = callPath(parseArguments(argsJson)); // `file_path` too, as the call will take it
     return path ? opts.readBefore?.(path) : undefined;
   }
-}
-
-function formatDelay(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

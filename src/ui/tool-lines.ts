@@ -12,6 +12,7 @@ import { isSignal } from "../tools/bash-filter.ts";
 import { BLOCKED_PREFIX } from "../permission/rules.ts";
 import { PLAN_PREFIX } from "../kernel/tool-calls.ts";
 import { cutToWidth } from "./wrap.ts";
+import { visible } from "./visible.ts";
 import { shownName } from "../fs/odd-names.ts";
 import { writtenPattern } from "../tools/written-pattern.ts";
 
@@ -350,3 +351,26 @@ const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 const cut = (text: string) => (text.length > LINE_MAX ? text.slice(0, LINE_MAX - 1) + "…" : text);
 const countLines = (text: string) => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
 const plural = (n: number, word: string, many = word + "s") => `${n} ${n === 1 ? word : many}`;
+
+const RESULT_INDENT = "  ";
+/** a call's diff, preview and live lines start after it */
+export const DIFF_INDENT = "    ";
+const [DIM, RED, GREEN, RESET] = ["\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[0m"];
+
+/**
+ * A call's result as the terminal shows it, each row with the style it is written in (none without colour): its mark and status
+ * (after `label`, the call's line, when calls ran side by side; how often it was asked for again), then the diff of an edit or a
+ * write and a preview of the output, each cut with "…" to `columns` (0: unknown, whole) — a row must not wrap into the next.
+ */
+export function resultLines(status: ResultStatus, label: string, copies: number | undefined, columns: number, width: (s: string) => number, color: boolean) {
+  const room = (lead: number) => (columns <= 0 ? 0 : Math.max(1, columns - lead));
+  const fitted = (text: string) => (columns <= 0 ? text : cutToWidth(text, room(0), width));
+  const mark = status.ok ? "✓" : "✗";
+  const text = fitStatus(label, status.text + askedAgain(copies), room(width(`${RESULT_INDENT}${mark} `)), width);
+  const head = color ? `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${text}${RESET}` : `${RESULT_INDENT}${mark} ${text}`;
+  // a write's diff holds file text: cut, not wrapped away from its +/-; the output was made visible by the caller
+  const rows: [string, string | undefined][] = [[head, undefined]];
+  for (const line of status.diff) rows.push([fitted(DIFF_INDENT + visible(line)), diffColor(line)]);
+  for (const line of status.preview) rows.push([fitted(DIFF_INDENT + line), DIM]);
+  return rows;
+}

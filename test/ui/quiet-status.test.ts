@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { createTerminalOutput } from "../../src/ui/terminal.ts";
 import { lineEnd } from "../../src/ui/quiet-status.ts";
+import { TYPED_FRAME_MS } from "../../src/ui/frame-hold.ts";
 import { terminalWidth } from "../../src/ui/term.ts";
 
 /** The rows a terminal shows after `written` (cursor moves, line erases and styles as xterm takes them). */
@@ -39,14 +40,15 @@ function screenOf(written: string): string[] {
 function terminal(o: { tty?: boolean; pipe?: boolean } = {}) {
   const written: string[] = [];
   let quiet: (() => void) | undefined;
+  let due = 0; // when the timer set last is due
   let t = 0;
   const tty = o.tty ?? true;
   const info = { write: (s: string) => void written.push(s), color: false, tty, columns: () => 80 };
   const answer = o.pipe ? { ...info, tty: false, write: () => {} } : info;
   const out = createTerminalOutput(answer, info, {
     now: () => t,
-    later: (_ms, run) => {
-      quiet = run;
+    later: (ms, run) => {
+      [quiet, due] = [run, t + ms];
       return () => (quiet = undefined);
     },
   });
@@ -61,7 +63,16 @@ function terminal(o: { tty?: boolean; pipe?: boolean } = {}) {
       quiet = undefined;
       run?.();
     },
+    /** `ms` pass: the timer runs if it is due by then */
+    advance(ms: number) {
+      t += ms;
+      const run = quiet;
+      if (run && due <= t) [quiet, due] = [undefined, 0];
+      if (due === 0) run?.();
+    },
     screen: () => screenOf(written.join("")),
+    /** how often `text` was written */
+    writes: (text: string) => written.join("").split(text).length - 1,
     waiting: () => quiet !== undefined,
     stop: () => out.stopSpinner(),
     typing: (rows: string[] | undefined) => out.typing(rows && ((cols: number) => rows.map((r) => r.slice(0, cols - 1)))),
@@ -150,13 +161,46 @@ test("what the user types during the turn shows under the status at once, under 
   term.typing(["queued: run the linter"]);
   expect(term.screen()).toEqual(["I am starting to", "⠙ working… 0s", "queued: run the linter"]); // drawn again in place
   term.emit({ type: "text_delta", text: "write it.\n" });
-  expect(term.screen().join("\n").trimEnd()).toBe("I am starting to write it."); // status and rows cleared; the text goes on where it stopped
-  term.quietFor(0);
-  expect(term.screen().slice(-2)).toEqual(["⠋ working… 0s", "queued: run the linter"]);
+  // within a frame of the rows being drawn the text waits for the frame's end, the rows as drawn; then it goes on where it
+  // stopped, and the status and rows are drawn again under it in the same write
+  expect(term.screen()).toEqual(["I am starting to", "⠙ working… 0s", "queued: run the linter"]);
+  term.quietFor(TYPED_FRAME_MS);
+  expect(term.screen()).toEqual(["I am starting to write it.", "⠋ working… 0s", "queued: run the linter"]);
   term.typing(undefined);
   expect(term.screen().at(-1)).toBe("⠙ working… 0s"); // the rows go when there is nothing left to show
   term.emit(done);
   expect(term.screen().join("\n")).not.toContain("queued");
+});
+
+test("a fast stream under what the user types draws it again once a frame, not after every piece; the text is never more than a frame late, nor the rows stale", () => {
+  const term = terminal();
+  term.emit(start, { type: "text_delta", text: "Go: " });
+  term.typing(["› and lint"]);
+  term.advance(0);
+  const before = term.writes("› and lint");
+  const words = Array.from({ length: 100 }, (_, i) => `w${i}${i % 10 === 9 ? "\n" : " "}`); // rows of 10 words: the screen here does not wrap
+  const flat = (rows: string[]) => rows.join(" ").replace(/\s+/g, " ").trim();
+  let shown = "Go:";
+  let typed = "› and lint";
+  for (const [i, word] of words.entries()) {
+    term.emit({ type: "text_delta", text: word });
+    term.advance(4); // 250 words a second
+    const rows = term.screen();
+    expect(rows.filter((r) => r.startsWith("› and lint"))).toEqual([typed]); // always there, once, as typed: an edit is drawn at once
+    const text = flat(rows.slice(0, -2));
+    expect(text.startsWith(shown)).toBe(true); // what was shown stays
+    shown = text;
+    expect(i + 1 - (text.split(" ").length - 1)).toBeLessThanOrEqual(TYPED_FRAME_MS / 4 + 1); // at most a frame (TYPED_FRAME_MS) of words waits
+    if (i === 50 || i === 60) {
+      typed = i === 50 ? "› and lint now" : "› and lint";
+      term.typing([typed]);
+      expect(term.screen().at(-1)).toBe(typed); // drawn at once, not at the frame's end
+    }
+  }
+  // 400 ms of stream: a redraw a frame (and the two edits), where every word used to clear and draw them
+  expect(term.writes("› and lint") - before).toBeLessThanOrEqual(Math.ceil(400 / TYPED_FRAME_MS) + 3);
+  term.emit(done); // the words still held go out before the turn's end
+  expect(flat(term.screen())).toBe(flat([`Go: ${words.join("")}`]));
 });
 
 test("what is typed during a running command shows under the spinner, its live lines above; each frame draws it once, and the result clears it", () => {

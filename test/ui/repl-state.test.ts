@@ -12,6 +12,7 @@ import {
   EXIT_CTRL_C_MS,
   exitCode,
   FORCE_QUIT_AFTER_MS,
+  HELD_AFTER_FAILURE,
   HELD_BREAK_MS,
   initialRepl,
   promptOf,
@@ -270,6 +271,26 @@ describe("during a turn", () => {
     expect(back.state).toMatchObject({ mode: "prompt", editor: { text: "lne", cursor: 3 } });
   });
 
+  test("a turn that failed (an error, a limit, a cut-off answer) sends nothing queued: the queue and the line being typed wait at the prompt, under a note", () => {
+    const typed = play([text("first"), key("enter"), text("second"), key("enter"), text("thi")], busy());
+    const after = play([{ ...ended, failed: true }], typed.state);
+    expect(types(after.effects)).not.toContain("run");
+    expect(types(after.effects)).not.toContain("remember");
+    expect(after.effects).toEqual([
+      { type: "print", text: HELD_AFTER_FAILURE, dim: true },
+      { type: "draw", fresh: true },
+    ]);
+    expect(after.state).toMatchObject({ mode: "prompt", queued: [], editor: { text: "first\nsecond\nthi", cursor: 16 } });
+    expect(play([key("enter")], after.state).effects.at(-1)).toEqual({ type: "run", line: "first\nsecond\nthi" }); // one message, when the user says
+    // nothing queued: the line being typed waits as after any turn, with no note; a cancel that also failed says none either
+    expect(play([{ ...ended, failed: true }], play([text("half")], busy()).state).effects).toEqual([{ type: "draw", fresh: true }]);
+    const cancelled = play([text("next"), key("enter"), key("escape"), { ...ended, failed: true }], busy());
+    expect(cancelled.effects).toEqual([{ type: "abort" }, { type: "draw", fresh: true }]);
+    // the next turn that ends as it meant to sends its queue again
+    const sent = play([key("enter"), text("later"), key("enter"), ended], after.state);
+    expect(sent.effects.at(-1)).toEqual({ type: "run", line: "later" });
+  });
+
   test("several queued lines are sent one per turn, in order, a slash command as typed (it runs as the command); an empty Enter queues nothing", () => {
     const typed = play([text("fix the test"), key("enter"), key("enter"), text("/diff"), key("enter"), text("  "), key("enter")], busy());
     expect(typed.state.queued).toEqual(["fix the test", "/diff"]);
@@ -472,6 +493,45 @@ describe("signals", () => {
       { type: "grace", code: 129 },
     ]);
     expect(play([{ type: "ended", line: "go", quit: false, now: 0 }], signalled.state).effects.at(-1)).toEqual({ type: "leave", code: 129 });
+  });
+
+  test("what was queued and typed during the turn goes to the history at once (the grace may end hey first), as one entry, its pastes whole", () => {
+    const big = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
+    const busy = play([text("go"), key("enter"), text("fix "), paste(big), key("enter"), text("then lint")]).state;
+    for (const [code, why] of [
+      [143, "terminated (SIGTERM)"],
+      [129, "the terminal hung up (SIGHUP)"],
+    ] as const) {
+      const signalled = play([{ type: "signal", code, why }], busy);
+      expect(signalled.effects).toEqual([
+        { type: "remember", entry: `fix ${big}\nthen lint` },
+        { type: "abort", why },
+        { type: "grace", code },
+      ]);
+      // and the turn's end sends none of it, nor remembers it twice
+      expect(play([{ type: "ended", line: "go", quit: false, now: 0 }], signalled.state).effects).toEqual([{ type: "leave", code }]);
+    }
+    // under a question (a /reload's approval): the line it put aside is kept, not the answer being typed
+    const asked = play([{ type: "ask", question: "approve? [y/N] " }, text("y")], busy);
+    expect(play([{ type: "signal", code: 143, why: "terminated (SIGTERM)" }], asked.state).effects[0]).toEqual({
+      type: "remember",
+      entry: `fix ${big}\nthen lint`,
+    });
+  });
+
+  test("at the prompt: the line being written is kept in the history, not a line recalled unchanged with ↑, nor an empty one", () => {
+    const signal: ReplEvent = { type: "signal", code: 129, why: "the terminal hung up (SIGHUP)" };
+    expect(play([text("half a tho"), signal]).effects.slice(1)).toEqual([
+      { type: "remember", entry: "half a tho" },
+      { type: "below" },
+      { type: "leave", code: 129 },
+    ]);
+    const history = initialRepl(["git status"]);
+    expect(types(play([key("up"), signal], history).effects)).toEqual(["draw", "below", "leave"]);
+    expect(play([key("up"), text("!"), signal], history).effects.find((e) => e.type === "remember")).toEqual({ type: "remember", entry: "git status!" });
+    // what a failed turn put back at the prompt is kept too
+    const back = play([text("go"), key("enter"), text("next"), key("enter"), { type: "ended", line: "go", quit: false, now: 0, failed: true }, signal]);
+    expect(back.effects.filter((e) => e.type === "remember").at(-1)).toEqual({ type: "remember", entry: "next" });
   });
 
   test("after leaving, keys do nothing", () => {
