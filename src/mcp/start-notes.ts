@@ -104,7 +104,7 @@ function reloaded(changes: readonly string[]): Set<string> {
 }
 
 /** `0.3 s`, `45 s`: a wait said to the user (tenths only where they tell something). */
-const seconds = (ms: number) => `${ms < 10_000 ? Number((ms / 1000).toFixed(1)) : Math.round(ms / 1000)} s`;
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
 
 /**
  * Why a server's tools missed the first request: it was not ready `ms` after it started — the start-up
