@@ -116,6 +116,8 @@ export function createMcpManager(
   /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
   const failedLast = new WeakMap<McpServer, string | undefined>();
   const failedWhen = new WeakMap<McpServer, number | undefined>(); // and when, for /mcp
+  /** servers reported not ready: one a /reload keeps, still starting, is not said again by its first request */
+  const saidNotReady = new WeakSet<McpServer>();
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -238,7 +240,10 @@ export function createMcpManager(
       // still retrying 503s: failing, not slow (it would fail after the run ends): the next runs do not wait
       if (s.status().busy) track(deps.store.markFailed(s.settings, stillBusy(after)));
       // merely slow (a container starting, npx downloading): said with the key that waits longer, else a -p run never has its tools
-      else if (s.status().state === "connecting") deps.report({ type: "mcp", server: s.settings.name, state: "not_ready", error: notReady(after) });
+      else if (s.status().state === "connecting" && !saidNotReady.has(s)) {
+        saidNotReady.add(s);
+        deps.report({ type: "mcp", server: s.settings.name, state: "not_ready", error: notReady(after) });
+      }
     }
   }
 

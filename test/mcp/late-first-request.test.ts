@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
+import { defaultSettingsForTest } from "../helpers/settings.ts";
 import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000);
@@ -64,6 +65,24 @@ test("two requests waiting at once for a server that stays slow report it once, 
   const m = open([slow(30_000)], 300);
   await Promise.all([m.tools(), m.tools()]);
   expect(m.events).toEqual([{ type: "mcp", server: "slow", state: "not_ready", error: notReadyAfter("0.3 s") }]);
+});
+
+test("a server said not ready and still starting after a /reload that keeps it is not said again by the reload's first request; a server the reload added is", async () => {
+  const skew = { ms: 0 };
+  const kept = slow(30_000);
+  const m = open([kept], 3_000, skew);
+  skew.ms = 10_000;
+  await m.tools();
+  const added = serverSettings("added", { command: BUN, args: [FAKE_SERVER, "slow-start", "30000"] });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [kept, added], startupWaitMs: 3_000, deferTools: "never" } });
+  expect(staged.changes).toEqual(["+ mcp server added"]);
+  await staged.apply();
+  skew.ms = 20_000; // the reload's wait is over too
+  expect(await m.tools()).toEqual([]);
+  expect(m.events.map((e) => `${e.server} ${e.state}: ${e.error?.split(",")[0]}`)).toEqual([
+    "slow not_ready: was not ready after 10 s",
+    "added not_ready: was not ready after 10 s",
+  ]);
 });
 
 test("a remote server still answering 503 at a first request that comes after startup_wait_ms is recorded as failing: the next run does not wait for it", async () => {
