@@ -226,14 +226,14 @@ export function createMcpManager(
    * while), then says those it goes without: a server still retrying 503s is recorded as failing,
    * one merely slow is reported not ready — whenever that first request comes. Later requests wait for none.
    */
-  async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
+  async function waitForStarting(gen: Generation, signal: AbortSignal, look: boolean): Promise<void> {
     if (gen.checked) return;
     const left = gen.startedAt + gen.waitMs - deps.now();
     const waiting = gen.servers.filter(
       (s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && failedLast.get(s) === undefined,
     );
     if (left > 0 && waiting.length > 0) await abortable(within(Promise.all(waiting.map((s) => s.settled())), left), signal);
-    if (gen.checked) return; // a request beside this one has said them
+    if (gen.checked || look) return; // a request beside this one has said them; /mcp or /context sends none
     gen.checked = true; // an aborted wait leaves it to the next request
     const after = left > 0 ? gen.waitMs : deps.now() - gen.startedAt; // how long they have had
     for (const s of waiting) {
@@ -308,10 +308,10 @@ export function createMcpManager(
   }
 
   return {
-    async tools(builtinTools, signal) {
+    async tools(builtinTools, signal, look = false) {
       const gen = current;
       if (gen.servers.length === 0) return builtinTools;
-      await waitForStarting(gen, signal);
+      await waitForStarting(gen, signal, look);
       const again = deps.signIns ? startSignedIn(gen.servers, deps.signIns) : []; // signed in elsewhere: this request has its tools
       if (again.length) await abortable(within(Promise.all(again.map((s) => s.settled())), gen.waitMs), signal);
       // the first request is on its way: the servers it did not wait for start now

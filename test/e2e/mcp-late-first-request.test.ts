@@ -46,6 +46,8 @@ test("a server still starting at a first request typed after startup_wait_ms is 
 
   term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   const t = term;
+  await say(t, "/mcp", "slow: connecting"); // a look, not a request: nothing is said of a request yet
+  expect(await flat(t)).not.toContain("was not ready");
   await say(t, "first", "first answer");
   // before: nothing was said when the first request came after the wait, the usual case in a session
   expect(await flat(t)).toMatch(

@@ -48,6 +48,17 @@ test("a server still starting at a first request that comes after startup_wait_m
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
 });
 
+test("a look at the tools (/mcp, /context) before the first request says nothing: no request went; the request after it does", async () => {
+  const skew = { ms: 0 };
+  const m = open([slow(30_000)], 3_000, skew);
+  skew.ms = 20_000;
+  expect(await m.manager.tools([], new AbortController().signal, true)).toEqual([]);
+  expect(m.events).toEqual([]); // before: "the first request went without its tools", at /mcp
+  skew.ms = 30_000;
+  await m.tools();
+  expect(m.events).toEqual([{ type: "mcp", server: "slow", state: "not_ready", error: notReadyAfter("30 s") }]);
+});
+
 test("a first request aborted while it waits leaves the report to the next request", async () => {
   const skew = { ms: 0 };
   const m = open([slow(30_000)], 20_000, skew);
