@@ -51,7 +51,8 @@ test("a server still starting at a first request typed after startup_wait_ms is 
   await say(t, "first", "first answer");
   // before: nothing was said when the first request came after the wait, the usual case in a session
   // (a background line: drawn under the answer once the turn is over, so waited for)
-  const said = /hey: MCP server slow was not ready after [\d.]+ s, so the first request went without its tools; raise \[mcp\] startup_wait_ms to wait longer for it/;
+  const said =
+    /hey: MCP server slow was not ready after [\d.]+ s, so the first request went without its tools; raise \[mcp\] startup_wait_ms to wait longer for it/;
   await t.waitFor((screen) => said.test(screen.replace(/\s+/g, " ")), ALL);
   expect(toolNames(model.requests[0]!)).not.toContain("echo");
   expect(JSON.stringify(model.requests[0]!.messages)).toContain("MCP server slow is still starting");
