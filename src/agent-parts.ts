@@ -33,9 +33,10 @@ export interface AgentParts {
   provider: Provider;
   /**
    * the tools of the next request, asked before each one: `/reload` and MCP servers that connect
-   * meanwhile change them; may wait (abortably, bounded) for MCP servers still starting
+   * meanwhile change them; may wait (abortably, bounded) for MCP servers still starting. `look`:
+   * asked for `/context`, not for a request (McpManager.tools)
    */
-  tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
+  tools(signal: AbortSignal, look?: boolean): Tool[] | Promise<Tool[]>;
   /** a tool a call names that its request did not offer, still to be had (LoopDeps.unlisted) */
   unlisted?(name: string, offered: readonly string[]): Tool | undefined;
   /** the name a call means in another spelling of a tool not offered (LoopDeps.alias) */

@@ -358,7 +358,7 @@ export function createAgent(parts: AgentParts): Agent {
     },
 
     async preview(signal) {
-      return previewContext(sendable(), prepareDeps(counted, await parts.tools(signal))); // what the next request holds
+      return previewContext(sendable(), prepareDeps(counted, await parts.tools(signal, true))); // what the next request holds
     },
     async compact(instructions, signal) {
       try {

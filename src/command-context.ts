@@ -60,7 +60,7 @@ export function commandContext(
         .filter((x) => x.state === "connecting")
         .map((x) => runtime.mcp.settled(x.name, s)); // each, up to startup_wait_ms
       await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
-      const tools = await runtime.requestTools(s);
+      const tools = await runtime.requestTools(s, true); // a look: the first request says the servers it goes without
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
       const withheld = runtime.mcpOff ? [] : runtime.withheldServers(); // named in the files, not started: why, and what starts them
       // server files below the root, never read: said in the listing too (x147), as start-up's line went to stderr or scrolled away

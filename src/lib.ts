@@ -325,12 +325,12 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const compress = settings.context.compressTool ? [createCompressTool(() => agent.messages)] : [];
   const given = typeof tools === "function" ? tools : () => tools;
   const { mcp } = options;
-  const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
+  const own = mcp ? async (signal: AbortSignal, look?: boolean) => mcp.tools(await given(signal), signal, look) : given;
   // an MCP server's tool is judged with its server's names for it, by this list as by the manager's own
   const refusedHere = (t: Tool) => refuses(t.name, t.server === undefined ? undefined : mcp?.origin(t.name));
   let refusedLast: Tool[] = []; // the tools the last request left out so: a call to one reads the list's refusal
-  const requestTools = async (signal: AbortSignal) => {
-    const all = [...(await own(signal)), ...compress];
+  const requestTools = async (signal: AbortSignal, look?: boolean) => {
+    const all = [...(await own(signal, look)), ...compress];
     refusedLast = all.filter(refusedHere);
     return all.filter((t) => !refusedHere(t)).map(guard.tool);
   };

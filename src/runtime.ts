@@ -85,8 +85,8 @@ export interface RuntimeParts {
   skillsShown(): ShownSkills;
   /** why no skill named `name` is loaded though its file is there (prompt/source.ts), else undefined */
   unloadedSkill(name: string): string | undefined;
-  /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
-  requestTools(signal: AbortSignal): Promise<Tool[]>;
+  /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits (`look`: McpManager.tools) */
+  requestTools(signal: AbortSignal, look?: boolean): Promise<Tool[]>;
   /** sign-ins to remote MCP servers (`/mcp login`) */
   credentials: CredentialStore;
   /** what the agent last saw of each file (the file tools' and the user's `@file`s), so write_file keeps a change it has not seen */

@@ -277,8 +277,8 @@ export async function assemble(
   // (a request waits for the background fsync a step's sync was queued behind: agent.ts, for every agent)
   const provided = (p: Provider, s: Settings, f: typeof fetch) => recordingOnAnswer(cap.wrap(served(p, s, f), s.provider.baseUrl), start.approvals);
   const providerOf = async (s: Settings, f: typeof fetch) => provided(await providerFor(s.provider, s.model, s.effort, f, s.retry.idleTimeoutMs), s, f);
-  const requestTools = async (signal: AbortSignal) =>
-    (await mcp.tools(live.configured.tools, signal))
+  const requestTools = async (signal: AbortSignal, look?: boolean) =>
+    (await mcp.tools(live.configured.tools, signal, look))
       .filter((t) => t.server !== undefined || t.name === FIND_TOOLS || !live.configured.refused(t.name)) // find_tools loads only what the rules allow
       .map((t) => cap.guard(redactingTool(t, redaction))); // a tool the last request left out over its API's cap: a call reads why
   const next = nextModel({ config: () => live.config, effort: () => agent.effort, providerFor: (s) => providerOf(s, live.fetch), agentSettings, warn: say });

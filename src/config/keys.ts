@@ -204,7 +204,7 @@ export const SECTIONS = {
       kind: "count",
       default: 3_000,
       range: [0, 600_000],
-      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed); one not ready by then is said, and its tools join a later request (in `hey -p` often none: raise it for a server that starts slowly)",
+      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed); one not ready by then (or at a first request that comes later) is said, and its tools join a later request (in `hey -p` often none: raise it for a server that starts slowly)",
     },
     defer_tools: {
       kind: "defer",

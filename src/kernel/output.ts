@@ -155,7 +155,7 @@ export type AgentEvent =
     }
   /**
    * an MCP server connected (with its tool count), failed to start or stopped (with why), or was
-   * not ready within the start-up wait (not_ready: the first request went without its tools); each
+   * not ready at the first request, within the start-up wait or after it (not_ready: that request went without its tools); each
    * is reported once, as it happens, in the background
    */
   | {

@@ -11,8 +11,10 @@ export interface McpManager {
   /**
    * `builtins` with every offered MCP tool added (an MCP tool named like a built-in replaces it).
    * Waits, abortably, only for servers without a tool list yet whose start-up wait is not over.
+   * The first request says the servers it goes without, however late it comes; `look`: no request
+   * goes with them (`/mcp`, `/context`), so nothing is said yet.
    */
-  tools(builtins: Tool[], signal: AbortSignal): Promise<Tool[]>;
+  tools(builtins: Tool[], signal: AbortSignal, look?: boolean): Promise<Tool[]>;
   /** every server, in configuration order (`/mcp`) */
   status(): ServerStatus[];
   /** what the next request offers of the servers' tools, and what it leaves out and why (`/mcp`) */

@@ -2,7 +2,8 @@
 // background, concurrently. A server with a cached tool list is offered at once and started just
 // after the first request has gone out (or a moment after start-up), so its start costs that
 // request nothing; a server without one may hold the first request back until `startup_wait_ms`
-// after it started, no longer; late tools join the next request. A call to a tool of a server still
+// after it started, no longer; late tools join the next request, and that first request says
+// which servers it went without however late it comes. A call to a tool of a server still
 // connecting waits for that server only. A server's tools are offered as its tool selection and
 // the permission rules allow (offer.ts). `/reload` applies the new set as a diff (issue 26): a
 // server whose table did not change keeps running (a stateful server keeps its state); a new one
@@ -25,7 +26,7 @@ import { abortable, createServer, within, type Connect, type McpServer, type Ser
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
-import { failedBeforeNotice, failure, notReady } from "./start-notes.ts";
+import { failedBeforeNotice, failure, notReady, stillBusy } from "./start-notes.ts";
 import { FIND_TOOLS } from "./deferred.ts";
 import { createDeferring } from "./deferring.ts";
 import { startSignedIn, type SignInWatch } from "./sign-in-watch.ts";
@@ -72,6 +73,8 @@ interface Generation {
   waitMs: number;
   /** when the servers with a cached list start (undefined once they have) */
   deferred: ReturnType<typeof setTimeout> | undefined;
+  /** the first request has said which servers it went without (waitForStarting): later ones do not */
+  checked: boolean;
 }
 
 /**
@@ -113,6 +116,8 @@ export function createMcpManager(
   /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
   const failedLast = new WeakMap<McpServer, string | undefined>();
   const failedWhen = new WeakMap<McpServer, number | undefined>(); // and when, for /mcp
+  /** servers reported not ready: one a /reload keeps, still starting, is not said again by its first request */
+  const saidNotReady = new WeakSet<McpServer>();
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -122,7 +127,7 @@ export function createMcpManager(
 
   /** A new generation: `reused` servers keep running, the others start (a server with a cached list a moment later). */
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = [], reload = false): Generation => {
-    const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
+    const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined, checked: false };
     gen.servers = servers.map((s) => reused.find((r) => r.settings === s) ?? serverIn(s, deps.store.load(s), deps.store.instructions(s)));
     for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
     for (const s of gen.servers) if (failedLast.get(s) !== undefined) failedWhen.set(s, deps.store.failedWhen(s.settings));
@@ -215,19 +220,30 @@ export function createMcpManager(
   // a cached list is offered at once: a renamed tool is said now (when new), not after an answer; a one-shot command offers nothing
   if (!config.onDemand) renames(offered(current).renamed);
 
-  /** Servers the next request waits for: no list yet, still connecting, start-up wait not over, and not failed last run. */
-  async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
+  /**
+   * The first request of a generation waits for the servers with no list yet, still connecting, and
+   * not failed last run, until the start-up wait is over (at once when it already is: the user typed a
+   * while), then says those it goes without: a server still retrying 503s is recorded as failing,
+   * one merely slow is reported not ready — whenever that first request comes. Later requests wait for none.
+   */
+  async function waitForStarting(gen: Generation, signal: AbortSignal, look: boolean): Promise<void> {
+    if (gen.checked) return;
     const left = gen.startedAt + gen.waitMs - deps.now();
     const waiting = gen.servers.filter(
       (s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && failedLast.get(s) === undefined,
     );
-    if (left <= 0 || waiting.length === 0) return;
-    await abortable(within(Promise.all(waiting.map((s) => s.settled())), left), signal);
+    if (left > 0 && waiting.length > 0) await abortable(within(Promise.all(waiting.map((s) => s.settled())), left), signal);
+    if (gen.checked || look) return; // a request beside this one has said them; /mcp or /context sends none
+    gen.checked = true; // an aborted wait leaves it to the next request
+    const after = left > 0 ? gen.waitMs : deps.now() - gen.startedAt; // how long they have had
     for (const s of waiting) {
-      // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
-      if (s.status().busy) track(deps.store.markFailed(s.settings, "it answered HTTP 503 until hey stopped waiting"));
+      // still retrying 503s: failing, not slow (it would fail after the run ends): the next runs do not wait
+      if (s.status().busy) track(deps.store.markFailed(s.settings, stillBusy(after)));
       // merely slow (a container starting, npx downloading): said with the key that waits longer, else a -p run never has its tools
-      else if (s.status().state === "connecting") deps.report({ type: "mcp", server: s.settings.name, state: "not_ready", error: notReady(gen.waitMs) });
+      else if (s.status().state === "connecting" && !saidNotReady.has(s)) {
+        saidNotReady.add(s);
+        deps.report({ type: "mcp", server: s.settings.name, state: "not_ready", error: notReady(after) });
+      }
     }
   }
 
@@ -292,10 +308,10 @@ export function createMcpManager(
   }
 
   return {
-    async tools(builtinTools, signal) {
+    async tools(builtinTools, signal, look = false) {
       const gen = current;
       if (gen.servers.length === 0) return builtinTools;
-      await waitForStarting(gen, signal);
+      await waitForStarting(gen, signal, look);
       const again = deps.signIns ? startSignedIn(gen.servers, deps.signIns) : []; // signed in elsewhere: this request has its tools
       if (again.length) await abortable(within(Promise.all(again.map((s) => s.settled())), gen.waitMs), signal);
       // the first request is on its way: the servers it did not wait for start now

@@ -103,7 +103,16 @@ function reloaded(changes: readonly string[]): Set<string> {
   return new Set(changes.flatMap((c) => /^[+~] mcp server (\S+)/.exec(c)?.[1] ?? []));
 }
 
-/** Why a server's tools missed the first request: it was not ready within the start-up wait (`ms`). */
+/** `0.3 s`, `45 s`: a wait said to the user (tenths only where they tell something). */
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
+
+/**
+ * Why a server's tools missed the first request: it was not ready `ms` after it started — the start-up
+ * wait, or longer when the first request came after that wait (the user typed a while).
+ */
 export const notReady = (ms: number) =>
-  `was not ready after ${Number((ms / 1000).toFixed(1))} s, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it ` +
+  `was not ready after ${seconds(ms)}, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it ` +
   "(once it connects, its tool list is cached and later runs offer its tools at once)";
+
+/** Why a remote server is recorded as failing: it still answered 503 when the first request went, `ms` after it started. */
+export const stillBusy = (ms: number) => `it still answered HTTP 503 ${seconds(ms)} after it started, when the first request went`;

@@ -47,6 +47,8 @@ export function testManager(
     roots?: string[];
     /** `[mcp] defer_tools`; unset: the manager never defers, as an embedded one */
     deferTools?: "auto" | "always" | "never";
+    /** the manager's clock (default Date.now): a test moves it on to be past the start-up wait without waiting it out */
+    now?: () => number;
   },
 ): TestManager {
   const events: McpEvent[] = [];
@@ -63,7 +65,7 @@ export function testManager(
       refused: opts.refused ?? (() => false),
       budget: () => opts.budget ?? 40_000,
       ...(opts.deferTools ? { deferTools: () => opts.deferTools! } : {}),
-      now: Date.now,
+      now: opts.now ?? Date.now,
     },
   );
   const tools = (builtins: Tool[] = []) => manager.tools(builtins, new AbortController().signal);
