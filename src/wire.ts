@@ -9,7 +9,6 @@ import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { createRedaction, hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
-import { readTaskNote, sessionNote } from "./context/task-note.ts";
 import { effectiveBudget } from "./context/window.ts";
 import { endpointModels, fetchFor, listingModels, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
@@ -53,6 +52,7 @@ import { agentSettings, createRuntime, type Configured, type Live, type Runtime 
 import type { LoadedSession } from "./sessions/reader.ts";
 import { earlierRuns } from "./sessions/usage-in.ts";
 import { endedJobsNote, promptDir, promptParts, resumedParts, withSession } from "./sessions/resumed.ts";
+import { conversationNote } from "./sessions/note-taken.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
@@ -301,7 +301,7 @@ export async function assemble(
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: runCheck(live, start, mcp, FIND_TOOLS), // an MCP tool is judged by its server's names for it too; plan mode narrows, and refuses every MCP tool
-    taskNote: (history) => sessionNote(readTaskNote(here.root), history),
+    taskNote: conversationNote(here.root, resumed), // a resumed session's own note, whose write a summary took too (sessions/note-taken.ts)
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
     // the fallback after a model that gives up, read as each prompt starts (`/reload` may add some); none configured: none

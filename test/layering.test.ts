@@ -108,6 +108,7 @@ const EDGES = new Set([
   "sessions/header-repair.ts",
   "sessions/leftovers.ts",
   "sessions/lines.ts",
+  "sessions/note-taken.ts",
   "sessions/listing.ts",
   "sessions/lock.ts",
   "sessions/read-head.ts",

@@ -7,6 +7,8 @@
 // write_file and edit calls, which dedup and error purge leave alone (a cut of a long one says the
 // file has it whole), and the note's first line says so. Pure.
 
+import type { Message } from "../kernel/ir.ts";
+
 /** The note the requests send, as the file was when it was taken (`text` undefined: there was none). */
 export interface HeldNote {
   text: string | undefined;
@@ -25,3 +27,9 @@ export function holdNote(held: HeldNote | undefined, file: string | undefined, f
   const record = fresh && (file !== undefined || held?.text !== undefined) ? (file ?? "") : undefined;
   return { note: { text: file }, ...(record !== undefined ? { record } : {}) };
 }
+
+/** The note's path in a call's arguments (JSON: a backslash doubled), not any task.md (a `notes/task.md` of the project). */
+const NOTE_IN_ARGUMENTS = /\.hey(?:\/|\\\\|\\)task\.md/;
+
+/** Whether message `m` holds the agent's call naming `.hey/task.md` (a read, a write, an edit of it: its updates). */
+export const callsNote = (m: Message): boolean => m.toolCalls?.some((c) => NOTE_IN_ARGUMENTS.test(c.arguments)) ?? false;

@@ -6,6 +6,7 @@ import { keptOf, withoutRefused } from "../kernel/refusal.ts";
 import { cutBeforeAnswer, HEY_STOPPED, modelRequest } from "../kernel/turns.ts";
 import { seenIn } from "./cut-notice.ts";
 import { SUMMARY_ID } from "./passes.ts";
+import { callsNote } from "./held-note.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { fixedHash, fixedText } from "./window.ts";
@@ -82,9 +83,11 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   let now: { text: string; hash: string } | undefined; // the system prompt and tools of the run going on, and their hash
   let recorded: string | undefined; // the hash the last request that has one was sent with: the session records them
   // the task note each request sent: the one its usage line says it took, held until the next that says so;
-  // the file as it is now (read once) only for a session whose lines say neither (an older hey's)
+  // the file as it is now (read once) for a session whose lines say neither (an older hey's), and before the first
+  // that says so where no loaded call names the note: a summary took the agent's write of it, which an older hey's requests
+  // sent as the file was (r2 #1), and a hey that records it took it anew where the cache began, which says so
   const today = deps.taskNote(history);
-  let note: string | undefined;
+  let note = history.some(callsNote) ? undefined : today;
   const replayed = { ...deps, taskNote: () => note };
   const live = state.seen; // what this run said and its models saw before the replay (x163 #5): kept, not said again
   let failedThen = false; // whether the model's last summary in the session failed

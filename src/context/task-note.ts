@@ -1,5 +1,6 @@
 // `.hey/task.md` (SPEC §6, §10): the agent's own notes on a long task, re-injected after any
-// compaction, and where the max-turns hand-off is appended. The one file that knows its path.
+// compaction, and where the max-turns hand-off is appended. The one file that knows its path (but for
+// held-note.ts callsNote, which finds it in the agent's calls).
 // It is a project file hey writes into, so it is never followed through a link (SPEC §24).
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -10,6 +11,7 @@ import { likeBefore } from "../fs/text-encoding.ts";
 import { handOffTask, type HandOffLimit } from "../kernel/hand-off.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { cutTaskNote, noteCutLine } from "./budget.ts";
+import { callsNote } from "./held-note.ts";
 
 /** Where the note lives, relative to the project root. */
 export const TASK_NOTE_PATH = join(".hey", "task.md");
@@ -56,19 +58,19 @@ export function readTaskNote(cwd: string): string | undefined {
 /**
  * `note` when it is this conversation's (`history`): the agent read or wrote it here (a tool call
  * naming .hey/task.md), or the task its last hand-off continues (continuedTask) was asked here — what
- * `hey -c` after a hand-off goes on with. A note left by another, finished task is not re-injected
- * into an unrelated conversation (the agent is still told where it is, and reads it when it goes
- * on with that task). Pure.
+ * `hey -c` after a hand-off goes on with —, or, for a resumed session whose loaded messages show
+ * neither, `earlier` says its lines before them do (the call a summary took, a request that sent the
+ * note: sessions/note-taken.ts), asked only then. A note left by another, finished task is not
+ * re-injected into an unrelated conversation (the agent is still told where it is, and reads it when
+ * it goes on with that task). Pure.
  */
-export function sessionNote(note: string | undefined, history: readonly Message[]): string | undefined {
+export function sessionNote(note: string | undefined, history: readonly Message[], earlier: () => boolean = () => false): string | undefined {
   if (note === undefined) return undefined;
-  if (history.some((m) => m.toolCalls?.some((c) => NOTE_IN_ARGUMENTS.test(c.arguments)))) return note;
+  if (history.some(callsNote)) return note;
   const task = continuedTask(note);
-  return task !== undefined && history.some((m) => m.role === "user" && sameTask(taskLine(textOf(m)), task)) ? note : undefined;
+  if (task !== undefined && history.some((m) => m.role === "user" && sameTask(taskLine(textOf(m)), task))) return note;
+  return earlier() ? note : undefined;
 }
-
-/** The note's path in a call's arguments (JSON: a backslash doubled), not any task.md (a `notes/task.md` of the project). */
-const NOTE_IN_ARGUMENTS = /\.hey(?:\/|\\\\|\\)task\.md/;
 
 /** Two tasks as taskLine quotes them are one when one begins the other (a quote is cut at TASK_LINE_CHARS). */
 const sameTask = (a: string, b: string) => a !== "" && b !== "" && (a.startsWith(b) || b.startsWith(a));

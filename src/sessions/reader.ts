@@ -35,7 +35,7 @@ export const DEFAULT_WINDOW = 500;
  * typical messages. A summary older than that says little about the recent window, and the
  * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
  */
-const SCAN_LIMIT = 32 * 1024 * 1024;
+export const SCAN_LIMIT = 32 * 1024 * 1024;
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left

@@ -14,6 +14,7 @@ import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provi
 import { agentSettings } from "../../src/runtime.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { resumedParts } from "../../src/sessions/resumed.ts";
+import { conversationNote } from "../../src/sessions/note-taken.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
@@ -54,7 +55,13 @@ const steps = (n: number, from = 1): Turn[] =>
   ]).flat();
 
 /** The agent, its work and summary requests in the order they were made (`log`: w or s, with the note's file then), and its session; `refuse`: summaries fail. */
-function agent(script: Turn[], id: string, resumed?: ReturnType<typeof loadSession>, refuse = false) {
+function agent(
+  script: Turn[],
+  id: string,
+  resumed?: ReturnType<typeof loadSession>,
+  refuse = false,
+  taskNote: (history: readonly Message[]) => string | undefined = () => readTaskNote(dir.path),
+) {
   const work = fakeProvider(script);
   const log: { kind: "w" | "s"; request: ModelRequest; file?: string }[] = [];
   const provider: Provider = {
@@ -83,7 +90,7 @@ function agent(script: Turn[], id: string, resumed?: ReturnType<typeof loadSessi
     cwd: dir.path,
     system: () => "system",
     permission: () => undefined,
-    taskNote: () => readTaskNote(dir.path),
+    taskNote,
     ...(resumed ? resumedParts(resumed, "fake", "fake-model") : {}),
   });
   return { agent: a, log, session };
@@ -150,4 +157,26 @@ test("with summaries failing, a request that leaves out more takes the note anew
     if (before && json(e.request.messages).slice(0, before.messages.length).join() === json(before.messages).join()) kept++;
   }
   expect(kept).toBeGreaterThanOrEqual(4);
+});
+
+test("hey -c of an older hey's session (no task_note recorded) whose summary took the note's one write holds the file's note from its first request", async () => {
+  const id = newId();
+  const once = { toolCalls: [{ name: "write_note", arguments: { path: ".hey/task.md", content: "# Task\nfix the parser\n\n## Plan\n- ONE-WRITE\n" } }] };
+  const reads = Array.from({ length: 14 }, (_, i): Turn => ({ toolCalls: [{ name: "read_big", arguments: { n: i } }] }));
+  const before = agent([once, ...reads, { text: "done" }], id);
+  before.session.model("fake", "fake-model");
+  await before.agent.send("fix the parser", new AbortController().signal);
+  before.session.close();
+  const last = before.log.findLast((e) => e.kind === "w")!.request;
+  expect(noteIn(last)).toContain("ONE-WRITE");
+  expect(JSON.stringify(last.messages)).not.toContain("write_note"); // a summary took the write
+  const file = join(dir.path, `${id}.jsonl`);
+  writeFileSync(file, readFileSync(file, "utf8").replace(/,"task_note":"(?:[^"\\]|\\.)*"/g, "")); // as an older hey wrote it
+
+  const resumed = loadSession(file);
+  const after = agent([{ text: "ok" }], id, resumed, false, conversationNote(dir.path, resumed));
+  await after.agent.send("go on", new AbortController().signal);
+  const first = after.log.find((e) => e.kind === "w")!.request;
+  expect(noteIn(first)).toContain("ONE-WRITE"); // before: none, the replay held nothing for a session that records nothing
+  expect(json(first.messages).slice(0, last.messages.length - 1)).toEqual(json(last.messages.slice(0, -1))); // the prefix, the note in it
 });

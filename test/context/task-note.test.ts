@@ -173,6 +173,21 @@ test("a note is this conversation's when the agent read or wrote it here, or its
   expect(sessionNote(undefined, [asked("x"), read])).toBeUndefined();
 });
 
+test("a resumed session's note whose call a summary took is its own when its earlier lines say so, asked only when nothing loaded tells", () => {
+  const own = "GOAL: port the CLI\nDONE: flags";
+  const summary: Message = { id: "summary-1", role: "user", content: [{ type: "text", text: "[summary] files were read" }] };
+  const first: Message = { id: "u1", role: "user", content: [{ type: "text", text: "port the CLI" }] };
+  let asked = 0;
+  const earlier = (said: boolean) => () => (asked++, said);
+  expect(sessionNote(own, [first, summary], earlier(true))).toBe(own);
+  expect(sessionNote(own, [first, summary], earlier(false))).toBeUndefined(); // another conversation's note: still left out
+  expect(asked).toBe(2);
+  const read: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":".hey/task.md"}' }] };
+  expect(sessionNote(own, [first, summary, read], earlier(false))).toBe(own); // a loaded call tells: the lines are not read
+  expect(sessionNote(undefined, [first, summary], earlier(true))).toBeUndefined(); // no note (deleted): nothing to send, nothing read
+  expect(asked).toBe(2);
+});
+
 test("a hand-off tidies what a hey killed mid-write left in .hey/ (its copy before the rename, its lock before the link); a running hey's stays", async () => {
   const dead = Bun.spawn(["true"]);
   await dead.exited;
