@@ -14,6 +14,12 @@ import { imagesGivingWay, lowCount, type GaveWayFor } from "./image-room.ts";
 
 /** Room left in a request for what is not an image (tools, JSON around the text), besides the text counted. */
 const REQUEST_MARGIN_BYTES = 512 * 1024;
+/**
+ * The images' room is counted in steps of this many bytes: the text grows a little every turn,
+ * and a room that shrank with it could move where an earlier image passed the limit, and with it
+ * which images are left out (image-room.ts replays them against this request's room).
+ */
+const ROOM_STEP = 256 * 1024;
 /** Base64 enough to reach a JPEG's frame header past its EXIF block (at most 64 KB). */
 const HEADER_CHARS = 96 * 1024;
 
@@ -150,7 +156,8 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
       (n, m) => n + m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.type === "document" ? p.data.length : p.text.length), 0),
       0,
     );
-  const room = Math.max(0, Math.min(budget, rules.requestBytes - text - REQUEST_MARGIN_BYTES));
+  const free = rules.requestBytes - text - REQUEST_MARGIN_BYTES;
+  const room = Math.max(0, Math.min(budget, free > ROOM_STEP ? free - (free % ROOM_STEP) : free));
   const mb = Math.round(rules.requestBytes / 1048576);
   const { many } = rules;
   // the same words in every request: the lines left in place of the images are part of the cached prompt

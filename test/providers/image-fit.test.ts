@@ -213,3 +213,15 @@ test("a screenshot over 2000 px to Anthropic each request, 32 requests: each req
     "11 images are sent as a line saying so, not as an image",
   ]);
 });
+
+test("Gemini, a turn of 20 KB of text more: the same images are left out (the room is counted in steps, so a little more text moves no earlier crossing of the limit)", async () => {
+  const { provider, sent } = scripted("google", () => {});
+  const fitted = fittingImages(provider);
+  // ten of 2,043,500 bytes as base64 (20,435,000: under the room by less than 20 KB), then one of 8,000,000
+  const shots = Array.from({ length: 11 }, (_, n) => image(n + 1, n < 10 ? 1_532_625 : 6_000_000));
+  const history = shots.map((p, n) => user(String(n + 1), p));
+  await collect(fitted, request(...history));
+  await collect(fitted, request(...history, { id: "t", role: "user", content: [{ type: "text", text: "x".repeat(20_000) }] }));
+  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(5);
+  expect(lines(sent[1]!).slice(0, -1)).toEqual(lines(sent[0]!));
+});
