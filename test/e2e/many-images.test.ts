@@ -1,7 +1,8 @@
 // Past Claude's 20 images (any over 2000 px a side) dist/hey leaves out the oldest down to 10, and
 // the same ones in every request after, so the requests between two crossings of the limit
 // extend one cached prompt (before: each new image left out the next-oldest, and every request
-// from the 21st on rewrote the prompt from there: 12–15 % read from Anthropic's cache).
+// from the 21st on rewrote the prompt from there: 12–15 % read from Anthropic's cache). `hey -c`
+// leaves out the same ones.
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,7 +32,7 @@ const imagesIn = (body: unknown) =>
     .flatMap((p) => (p.type === "tool_result" && Array.isArray(p.content) ? p.content : [p]))
     .filter((p) => p.type === "image").length;
 
-test("24 screenshots 2100 px wide read one a turn on Anthropic: the request after the 21st sends the newest 10, and the three after it each read all of the one before from the cache (before: 12–15 % each)", async () => {
+test("24 screenshots 2100 px wide read one a turn on Anthropic: the request after the 21st sends the newest 10, and the three after it each read all of the one before from the cache (before: 12–15 % each), and so does the first of `hey -c`", async () => {
   const home = tempDir("hey-many-images-home-");
   try {
     mkdirSync(join(work.path, "shots"), { recursive: true });
@@ -70,6 +71,30 @@ test("24 screenshots 2100 px wide read one a turn on Anthropic: the request afte
       const previous = counts[n - 1]!;
       expect(counts[n]!.read).toBeGreaterThanOrEqual(previous.sent - 20);
     }
+
+    // `hey -c`: the same images left out, as the same lines, so its first request reads all of the last one's from the cache
+    server.enqueue(textReply("anthropic", "Still seen."));
+    const resumed = await runHey(
+      [
+        "--base-url",
+        `${server.url}/v1`,
+        "--protocol",
+        "anthropic",
+        "-m",
+        "claude-sonnet-4-5",
+        "--config",
+        join(home.path, "config.toml"),
+        "-c",
+        "-p",
+        "and now?",
+      ],
+      { cwd: work.path, env: { HOME: home.path } },
+    );
+    expect(resumed.code).toBe(0);
+    const both = [...bodies, server.requests.at(-1)!.body as Parameters<typeof anthropicBlocks>[0]];
+    expect(imagesIn(both.at(-1))).toBe(13);
+    const again = anthropicCache(both.map(anthropicBlocks));
+    expect(again.at(-1)!.read).toBeGreaterThanOrEqual(again.at(-2)!.sent - 20);
   } finally {
     home.remove();
   }
