@@ -166,8 +166,8 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
     // a budget a 413 taught is the server's (a proxy's, maybe), not the documented limit
     room:
       budget < rules.requestBytes
-        ? `left out: the server refused the request as too large (HTTP 413); the oldest go first, to half of what it took, ${next}`
-        : `left out to keep the request under the ${mb} MB ${rules.who} takes; the oldest go first, to half of it, ${next}`,
+        ? `left out: the server refused the request as too large (HTTP 413); the oldest go first, down to half of what fits, ${next}`
+        : `left out to keep the request under the ${mb} MB ${rules.who} takes; the oldest go first, down to half of it, ${next}`,
     count: many
       ? `left out to keep the request to ${many.count} images, above which ${rules.who} takes none over ${many.side} px; the oldest go first, down to ${lowCount(many.count)}, ${next}`
       : "",

@@ -134,7 +134,7 @@ test("a 413 for a request of many images: the oldest go as lines, the newest are
   expect(events.some((e) => e.type === "done")).toBe(true);
   // the server's 413, not the API's documented limit, said as such
   expect(lines(sent.at(-1)!)[1]).toBe(
-    "[image image/png omitted: left out: the server refused the request as too large (HTTP 413); the oldest go first, to half of what it took, so the next images extend the cached prompt]",
+    "[image image/png omitted: left out: the server refused the request as too large (HTTP 413); the oldest go first, down to half of what fits, so the next images extend the cached prompt]",
   );
 });
 
@@ -153,7 +153,8 @@ test("images together over Anthropic's 32 MB request: the oldest are left out be
   const events = await collect(fittingImages(provider), request(user("1", ...shots.slice(0, 4)), user("2", ...shots.slice(4))));
   expect(sent.length).toBe(1);
   expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(3);
-  const why = "left out to keep the request under the 32 MB Anthropic takes; the oldest go first, to half of it, so the next images extend the cached prompt";
+  const why =
+    "left out to keep the request under the 32 MB Anthropic takes; the oldest go first, down to half of it, so the next images extend the cached prompt";
   expect(lines(sent[0]!)[1]).toBe(`[image image/png omitted: ${why}]`);
   expect(events.filter((e) => e.type === "notice").map((e) => e.type === "notice" && e.message)).toEqual([
     `5 images are sent as a line saying so, not as an image: ${why}`,
