@@ -2,16 +2,24 @@
 // size per image or per side, a kind it does not take) or has refused (a 400 naming an image) goes
 // as a line saying so — `[image image/png omitted: …]` — in this and every later request of the
 // run; when the images together pass the API's request limit (or a 413 says so), the oldest go as
-// such lines and the newest stay. The conversation goes on instead of failing every request. The
+// such lines and the newest stay, down to half the limit so the next images extend the cached
+// prompt (image-room.ts). The conversation goes on instead of failing every request. The
 // session keeps the images: a run that resumes it learns the same again (from the rules, before
 // sending; from a refusal, with one request). Pure.
 import type { ImagePart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import { imageSize, SCALE_HINT, SHRINK_HINT } from "../fs/image-bytes.ts";
 import { IMAGE_REFUSED, IMAGES_REFUSED, imageRulesOf, REQUEST_TOO_LARGE, type ImageRules } from "./image-words.ts";
+import { imagesGivingWay, lowCount, type GaveWayFor } from "./image-room.ts";
 
 /** Room left in a request for what is not an image (tools, JSON around the text), besides the text counted. */
 const REQUEST_MARGIN_BYTES = 512 * 1024;
+/**
+ * The images' room is counted in steps of this many bytes: the text grows a little every turn,
+ * and a room that shrank with it could move where an earlier image passed the limit, and with it
+ * which images are left out (image-room.ts replays them against this request's room).
+ */
+const ROOM_STEP = 256 * 1024;
 /** Base64 enough to reach a JPEG's frame header past its EXIF block (at most 64 KB). */
 const HEADER_CHARS = 96 * 1024;
 
@@ -66,20 +74,6 @@ export const imageCheckFor = (protocol: Protocol) => {
   const rules = imageRulesOf(protocol);
   return (p: ImagePart) => ruleBreach(p, rules);
 };
-
-/**
- * The keys of the images to leave out, oldest first, so that the images of `messages` fit
- * `budget` bytes with the newest kept; `kept` are the images already going.
- */
-export function oldestOver(kept: ImagePart[], budget: number): Set<ImagePart> {
-  const out = new Set<ImagePart>();
-  let total = 0;
-  for (const p of kept.toReversed()) {
-    total += p.data.length;
-    if (total > budget) out.add(p);
-  }
-  return out;
-}
 
 /**
  * What a refusal `said` (with HTTP `status`) asks of the images `sent`: those to leave out for good
@@ -162,28 +156,30 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
       (n, m) => n + m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.type === "document" ? p.data.length : p.text.length), 0),
       0,
     );
-  const room = Math.max(0, Math.min(budget, rules.requestBytes - text - REQUEST_MARGIN_BYTES));
+  const free = rules.requestBytes - text - REQUEST_MARGIN_BYTES;
+  const room = Math.max(0, Math.min(budget, free > ROOM_STEP ? free - (free % ROOM_STEP) : free));
   const mb = Math.round(rules.requestBytes / 1048576);
-  // a budget a 413 taught is the server's (a proxy's, maybe), not the documented limit
-  const why =
-    budget < rules.requestBytes
-      ? "left out: the server refused the request as too large (HTTP 413); the oldest images go first"
-      : `left out to keep the request under the ${mb} MB ${rules.who} takes; the oldest images go first`;
-  // left out for room: each copy on its own (the same screenshot @-mentioned, then read: the older copy goes, not both)
-  const dropped = new Map<ImagePart, string>();
-  for (const p of oldestOver(
-    images.filter((p) => !omitted.has(imageKey(p))),
-    room,
-  ))
-    dropped.set(p, why);
   const { many } = rules;
-  const kept = images.filter((p) => !omitted.has(imageKey(p)) && !dropped.has(p));
-  if (many && kept.length > many.count && kept.some((p) => longSide(p) > many.side))
-    for (const p of kept.slice(0, kept.length - many.count))
-      dropped.set(
-        p,
-        `left out to keep the request to ${many.count} images, above which ${rules.who} takes none over ${many.side} px; the oldest images go first`,
-      );
+  // the same words in every request: the lines left in place of the images are part of the cached prompt
+  const next = "so the next images extend the cached prompt";
+  const why: Record<GaveWayFor, string> = {
+    // a budget a 413 taught is the server's (a proxy's, maybe), not the documented limit
+    room:
+      budget < rules.requestBytes
+        ? `left out: the server refused the request as too large (HTTP 413); the oldest go first, down to half of what fits, ${next}`
+        : `left out to keep the request under the ${mb} MB ${rules.who} takes; the oldest go first, down to half of it, ${next}`,
+    count: many
+      ? `left out to keep the request to ${many.count} images, above which ${rules.who} takes none over ${many.side} px; the oldest go first, down to ${lowCount(many.count)}, ${next}`
+      : "",
+  };
+  // each copy on its own (the same screenshot @-mentioned, then read: the older copy goes, not both)
+  const kept = images.filter((p) => !omitted.has(imageKey(p)));
+  const dropped = new Map<ImagePart, string>();
+  const giving = imagesGivingWay(
+    kept.map((p) => ({ bytes: p.data.length, side: longSide(p) })),
+    { room, many },
+  );
+  for (const [i, limit] of giving) dropped.set(kept[i]!, why[limit]);
   if (omitted.size === 0 && dropped.size === 0) return { request, omitted };
   for (const [i, p] of images.entries()) {
     const reason = dropped.get(p);

@@ -134,7 +134,7 @@ test("a 413 for a request of many images: the oldest go as lines, the newest are
   expect(events.some((e) => e.type === "done")).toBe(true);
   // the server's 413, not the API's documented limit, said as such
   expect(lines(sent.at(-1)!)[1]).toBe(
-    "[image image/png omitted: left out: the server refused the request as too large (HTTP 413); the oldest images go first]",
+    "[image image/png omitted: left out: the server refused the request as too large (HTTP 413); the oldest go first, down to half of what fits, so the next images extend the cached prompt]",
   );
 });
 
@@ -142,19 +142,22 @@ test("copies of one image over the request's room: the oldest copies go, the new
   const { provider, sent } = scripted("anthropic", () => {});
   const copies = Array.from({ length: 9 }, () => image(1, 3 * MB)); // the same bytes, 4 MB each as base64
   await collect(fittingImages(provider), request(user("1", ...copies.slice(0, 4)), user("2", ...copies.slice(4))));
-  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(7);
-  expect(lines(sent[0]!).slice(-5)).toEqual(["IMAGE", "IMAGE", "IMAGE", "IMAGE", "IMAGE"]); // the newest message's all sent
+  // the 8th passes the room: the oldest go down to half of it (3), and the 9th joins them
+  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(4);
+  expect(lines(sent[0]!).slice(-4)).toEqual(["IMAGE", "IMAGE", "IMAGE", "IMAGE"]);
 });
 
-test("images together over Anthropic's 32 MB request: the oldest are left out before sending, in one notice", async () => {
+test("images together over Anthropic's 32 MB request: the oldest are left out before sending, down to half of it, in one notice", async () => {
   const { provider, sent } = scripted("anthropic", () => {});
   const shots = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => image(n, 3 * MB)); // 4 MB each as base64
   const events = await collect(fittingImages(provider), request(user("1", ...shots.slice(0, 4)), user("2", ...shots.slice(4))));
   expect(sent.length).toBe(1);
-  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(7);
-  expect(lines(sent[0]!)[1]).toStartWith("[image image/png omitted: left out to keep the request under the 32 MB Anthropic takes; the oldest images go first]");
+  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(3);
+  const why =
+    "left out to keep the request under the 32 MB Anthropic takes; the oldest go first, down to half of it, so the next images extend the cached prompt";
+  expect(lines(sent[0]!)[1]).toBe(`[image image/png omitted: ${why}]`);
   expect(events.filter((e) => e.type === "notice").map((e) => e.type === "notice" && e.message)).toEqual([
-    "an image is sent as a line saying so, not as an image: left out to keep the request under the 32 MB Anthropic takes; the oldest images go first",
+    `5 images are sent as a line saying so, not as an image: ${why}`,
   ]);
 });
 
@@ -181,14 +184,45 @@ test("a HEIC image goes to Gemini as such, and to Anthropic as a line saying to 
   expect(lines(claude.sent[0]!)[1]).toBe("[image image/heic omitted: Anthropic takes no HEIC; convert it (sips -s format png FILE, or convert FILE OUT.png)]");
 });
 
-test("over 20 images in a request to Anthropic, one over 2000 px: the oldest are left out down to 20, the newest (big) one sent", async () => {
+test("over 20 images in a request to Anthropic, one over 2000 px: the oldest are left out down to 10, the newest (big) one sent", async () => {
   const { provider, sent } = scripted("anthropic", () => {});
   const shots = Array.from({ length: 22 }, (_, n) => image(n === 21 ? 2880 : 700 + n, 1000));
   await collect(fittingImages(provider), request(user("1", ...shots)));
   const out = lines(sent[0]!);
-  expect(out.filter((l) => l === "IMAGE").length).toBe(20);
+  expect(out.filter((l) => l === "IMAGE").length).toBe(10);
   expect(out.at(-1)).toBe("IMAGE");
   expect(out[1]).toBe(
-    "[image image/png omitted: left out to keep the request to 20 images, above which Anthropic takes none over 2000 px; the oldest images go first]",
+    "[image image/png omitted: left out to keep the request to 20 images, above which Anthropic takes none over 2000 px; the oldest go first, down to 10, so the next images extend the cached prompt]",
   );
+});
+
+test("a screenshot over 2000 px to Anthropic each request, 32 requests: each request repeats the one before whole but for the 21st and the 32nd (before: every request from the 21st on rewrote from its oldest image)", async () => {
+  const { provider, sent } = scripted("anthropic", () => {});
+  const fitted = fittingImages(provider);
+  const history: Message[] = [];
+  const notices: string[] = [];
+  for (let n = 1; n <= 32; n++) {
+    history.push(user(String(n), image(2100 + n, 2000)));
+    for (const e of await collect(fitted, request(...history))) if (e.type === "notice") notices.push(e.message);
+  }
+  const wire = sent.map((r) => r.messages.map((m) => JSON.stringify(m)));
+  const rewritten = wire.flatMap((w, r) => (r > 0 && w.slice(0, r).join() !== wire[r - 1]!.join() ? [r + 1] : []));
+  expect(rewritten).toEqual([21, 32]);
+  expect(sent.map((r) => lines(r).filter((l) => l === "IMAGE").length).slice(19)).toEqual([20, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 10]);
+  expect(notices.map((m) => m.split(":")[0])).toEqual([
+    "11 images are sent as a line saying so, not as an image",
+    "11 images are sent as a line saying so, not as an image",
+  ]);
+});
+
+test("Gemini, a turn of 20 KB of text more: the same images are left out (the room is counted in steps, so a little more text moves no earlier crossing of the limit)", async () => {
+  const { provider, sent } = scripted("google", () => {});
+  const fitted = fittingImages(provider);
+  // ten of 2,043,500 bytes as base64 (20,435,000: under the room by less than 20 KB), then one of 8,000,000
+  const shots = Array.from({ length: 11 }, (_, n) => image(n + 1, n < 10 ? 1_532_625 : 6_000_000));
+  const history = shots.map((p, n) => user(String(n + 1), p));
+  await collect(fitted, request(...history));
+  await collect(fitted, request(...history, { id: "t", role: "user", content: [{ type: "text", text: "x".repeat(20_000) }] }));
+  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(5);
+  expect(lines(sent[1]!).slice(0, -1)).toEqual(lines(sent[0]!));
 });
