@@ -201,7 +201,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
    * note) — until they fit; `record` collects the ids of those cut, with the size each kept.
    */
   const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Map<string, number>) => {
-    for (const [k, unit] of units.entries()) {
+    for (let k = 0; k < units.length; k++) {
+      const unit = units[k]!;
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
         if (out[j]!.toolCalls) callsAt(j, toFit ? CALL_KEEP_SHARE * 1.2 : CUT_SHARE, toFit ? undefined : record);
@@ -221,7 +222,9 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   // the hold: what the previous request left out and cut, as it was sent
   const hold = budget.hold?.budgetTokens === budget.budgetTokens ? budget.hold : NO_HOLD;
   const cutIds = new Map<string, number>();
-  for (const [k, unit] of units.entries()) {
+  // index loops over the units, not entries(): an [index, unit] pair per step, three loops a request over the whole history
+  for (let k = 0; k < units.length; k++) {
+    const unit = units[k]!;
     if (unit.pinned) continue;
     if (hold.dropped.has(messages[unit.start]!.id)) {
       dropUnit(k);
@@ -315,7 +318,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
 function assemble(messages: readonly Message[], units: Unit[], drop: ReadonlySet<number>, task: Message | undefined, facts: HistoryFacts): Message[] {
   const out: Message[] = [];
   let tasked = task === undefined;
-  for (const [k, unit] of units.entries()) {
+  for (let k = 0; k < units.length; k++) {
+    const unit = units[k]!;
     if (drop.has(k)) {
       if (drop.has(k - 1)) continue;
       let n = 0;
