@@ -68,6 +68,28 @@ export async function longSession(hey: string, dir: string, env: Record<string, 
   }
 }
 
+/**
+ * What JavaScriptCore's own log of its collections (`BUN_JSC_logGC=1` on stderr) says of a run: the
+ * heap when a collection started (its largest is the garbage the run had made by then, most of the
+ * peak), the heap a full collection left (what the run really keeps) and the bytes allocated
+ * between collections (a lower bound: collections started by Bun's timer log no count). Undefined
+ * when the runtime logs nothing of the kind.
+ */
+export function gcFigures(stderr: string) {
+  const starts = [...stderr.matchAll(/START M (\d+)kb => (\w+)Collection/g)].map((m) => ({ kb: Number(m[1]), full: m[2] === "Full" }));
+  const ends = [...stderr.matchAll(/=> (\d+)kb, p=/g)].map((m) => Number(m[1]));
+  if (starts.length === 0 || ends.length !== starts.length) return undefined;
+  const kept = ends.filter((_, i) => starts[i]!.full);
+  const allocated = [...stderr.matchAll(/bytes allocated this cycle: (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return {
+    collections: starts.length,
+    full: kept.length,
+    largest: Math.max(...starts.map((s) => s.kb)) * 1024,
+    keptAfterFull: kept.length > 0 ? Math.max(...kept) * 1024 : undefined,
+    allocated,
+  };
+}
+
 /** The model's side of the short task, one SSE reply per request, for a repository made by makeRepo (test/helpers/task-repo.ts). */
 export const SHORT_TASK = [
   toolCallSse([

@@ -114,16 +114,20 @@ async function measuredOnce(cmd: string[], opts: { cwd: string; env: Record<stri
     killSignal: "SIGKILL",
   });
   let hwm = 0;
+  /** the largest RSS sampled and its parts: anonymous (heap, allocator, JIT) and file-backed (the binary's pages) */
+  let parts = { rss: 0, anon: 0, file: 0 };
   const status = `/proc/${proc.pid}/status`;
   const sample = () => {
     try {
-      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(status, "latin1"))?.[1];
-      if (kb) hwm = Math.max(hwm, Number(kb) * 1024);
+      const text = readFileSync(status, "latin1");
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
+      hwm = Math.max(hwm, kb("VmHWM"));
+      if (kb("VmRSS") > parts.rss) parts = { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") };
     } catch {} // gone, or not Linux
   };
   const sampler = setInterval(sample, 10);
   const [stdout, stderr, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
   const ms = performance.now() - t0;
   clearInterval(sampler);
-  return { code, ms, stdout, stderr, peakRss: hwm > 0 ? hwm : (proc.resourceUsage()?.maxRSS ?? 0), fromProc: hwm > 0 };
+  return { code, ms, stdout, stderr, peakRss: hwm > 0 ? hwm : (proc.resourceUsage()?.maxRSS ?? 0), fromProc: hwm > 0, peakParts: parts };
 }

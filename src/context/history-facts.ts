@@ -44,6 +44,8 @@ interface Ledger {
   toolAt: Map<string, number>;
   /** facts already asked for, by length and protected turns, while no message is added or dropped */
   asked: Map<string, HistoryFacts>;
+  /** the longest length facts were made of: a cut below it would change what they answer, so it leaves this ledger as it is */
+  lent: number;
 }
 
 /**
@@ -56,22 +58,28 @@ const ledgers = new WeakMap<Message, Ledger>();
 /** The facts of the first `length` messages of `history` (the history as it was then). */
 export function historyFacts(history: readonly Message[], protectTurns: number, length = history.length): HistoryFacts {
   const first = history[0];
-  let ledger = first && ledgers.get(first);
-  if (!ledger) ledger = newLedger();
+  const ledger = update((first && ledgers.get(first)) || newLedger(), history);
   if (first) ledgers.set(first, ledger);
-  update(ledger, history);
   const key = `${length}:${protectTurns}`;
   let facts = ledger.asked.get(key);
   if (!facts) ledger.asked.set(key, (facts = factsAt(ledger, protectTurns, length)));
+  ledger.lent = Math.max(ledger.lent, length);
   return facts;
 }
 
 function newLedger(): Ledger {
-  return { seen: [], turnAt: [], userAt: [], ordinal: new Map(), suffixAt: new Map(), toolAt: new Map(), asked: new Map() };
+  return { seen: [], turnAt: [], userAt: [], ordinal: new Map(), suffixAt: new Map(), toolAt: new Map(), asked: new Map(), lent: 0 };
 }
 
-/** Brings `ledger` to `history`: cut back to the first message that is not as it was read, then reads the rest. */
-function update(ledger: Ledger, history: readonly Message[]): void {
+/**
+ * Brings `ledger` to `history`: cut back to the first message that is not as it was read, then reads
+ * the rest. Facts answer from the ledger within their length, which messages appended later do not
+ * change; a cut below a length facts were made of would, so then the ledger is left to those facts
+ * and a new one reads `history` (a replay's shorter slice, /undo: rare). Copying what facts answer
+ * at each request instead (3 maps of the whole history, twice a request) was ~14 MB of the 500-turn
+ * bench's peak RSS.
+ */
+function update(ledger: Ledger, history: readonly Message[]): Ledger {
   const { seen } = ledger;
   let same = 0;
   const known = Math.min(seen.length, history.length);
@@ -81,10 +89,12 @@ function update(ledger: Ledger, history: readonly Message[]): void {
     if (m !== s.m || m.id !== s.id || m.role !== s.role || (m.role === "assistant" && isTurn(m) !== s.turn)) break;
     same++;
   }
-  if (same === seen.length && same === history.length) return;
+  if (same === seen.length && same === history.length) return ledger;
+  if (same < seen.length && same < ledger.lent) return update(newLedger(), history);
   ledger.asked.clear();
   while (seen.length > same) drop(ledger);
   for (let i = same; i < history.length; i++) add(ledger, history[i]!);
+  return ledger;
 }
 
 function add(ledger: Ledger, m: Message): void {
@@ -142,26 +152,20 @@ function factsAt(ledger: Ledger, protectTurns: number, length: number): HistoryF
   const users = below(userAt, length);
   const ends = users === 0 ? [] : [userAt[0]!, userAt[users - 1]!];
   for (const i of ends) protect.add(seen[i]!.id), pinned.add(seen[i]!.id);
-  // a value: what it answers is copied now, below `length`, so facts asked later of a shorter slice (the ledger cut back) cannot change it
-  const ordinal = new Map<string, number>();
-  for (const [id, n] of ledger.ordinal) if (n < turns) ordinal.set(id, n);
-  const toolAt = new Map<string, number>();
-  for (const [id, at] of ledger.toolAt) if (at < length) toolAt.set(id, at);
-  const shared = new Set<string>(); // suffixes that end more than one message id below `length`
-  for (const [suffix, positions] of ledger.suffixAt) if (below(positions, length) > 1) shared.add(suffix);
   return {
     protect,
     pinned,
     turnsAfter(id) {
-      const n = ordinal.get(id);
-      return n === undefined ? undefined : turns - 1 - n;
+      const n = ledger.ordinal.get(id);
+      return n === undefined || n >= turns ? undefined : turns - 1 - n;
     },
     handle(id) {
       // a message the history lacks (a summary, a restored note) shows its id's end
-      if (!toolAt.has(id)) return id.slice(-HANDLE_LENGTH);
+      const tool = ledger.toolAt.get(id);
+      if (tool === undefined || tool >= length) return id.slice(-HANDLE_LENGTH);
       // a result whose id ends like another message's shows its whole id
-      const suffix = id.slice(-HANDLE_LENGTH);
-      return shared.has(suffix) ? id : suffix;
+      const suffix = seen[tool]!.suffix;
+      return below(ledger.suffixAt.get(suffix)!, length) > 1 ? id : suffix;
     },
   };
 }
