@@ -31,7 +31,7 @@ import {
 import { expandBraces, GIT_NAMES, globMatches, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { gitOperandDirs } from "./git-targets.ts";
-import { gitDestinations } from "./git-trees.ts";
+import { addedWorktree, gitDestinations, worktreeInGitDir } from "./git-trees.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { patchWrites } from "./patch-paths.ts";
@@ -150,6 +150,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   let words: Word[] = []; // the segment's, for gitHeld
   let here = dirs; // where the word being judged is relative to: for a directory git makes, where its `-C`s lead
+  let worktree = false; // whether it is the directory `git worktree add` makes
   for (const seg of segments) {
     words = seg.words;
     // a wrapper's own words ("words") can name a file it writes: `logsave FILE`, `strace -o FILE`, `time -o FILE`, `valgrind --log-file=FILE`
@@ -161,6 +162,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     // the directories git makes or fills (clone's destination, worktree add's, init's) are relative to where its `-C`s lead
     const placed = gitOptions ? gitDestinations(seg.words) : new Set<number>();
     const moved = placed.size ? gitOperandDirs(seg.words, dirs, control.home, f) : dirs;
+    const added = placed.size ? addedWorktree(seg.words) : undefined;
     const removes = moves(seg);
     const only = removes && REMOVERS.has(program(seg.words[0]!.text));
     // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE`
@@ -179,6 +181,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         w,
       ];
       here = placed.has(k) ? moved : dirs;
+      worktree = w === added;
       for (const v of values) {
         // git's options before its subcommand (`-c core.pager=/usr/bin/less`, `--exec-path`) write nothing in a guarded place
         const how = naming(v, !makes, k > gitOptions, removes, only, guarding && k > gitOptions);
@@ -187,6 +190,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       }
     }
     here = dirs;
+    worktree = false;
     // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
     const patch = patchWrites(seg, segments);
     const beyond = patch ?? splitNames(seg);
@@ -312,6 +316,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
     if (ending(w.text)) return "by its last names";
     const reach = git ? gitReach(paths, control, f, here) : undefined;
+    // a worktree added right inside a bare clone (`git -C repo.git worktree add main`) is no part of its git directory
+    if (reach && worktree && paths.every((p) => worktreeInGitDir(p, control, f))) return undefined;
     if (typeof reach === "string") return { git: reach };
     return reach ?? (git && inGit(w.text.replace(/^-\w/, "")) ? { git: "" } : undefined);
 

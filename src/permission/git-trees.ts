@@ -4,7 +4,7 @@
 // of the agent's choosing (a commit it made: `config` at the top of the tree), or with git's own
 // (`config`, `hooks/`), as `cp -rT SRC DEST` would: tree-copies.ts judges where they land, from
 // the directory git's `-C`s lead to (git-targets.ts gitOperandDirs). Pure.
-import { decided } from "./control-files.ts";
+import { type ControlFiles, decided, type Flavour, inGit } from "./control-files.ts";
 import { readGit } from "./git.ts";
 import type { Word } from "./shell-model.ts";
 
@@ -72,6 +72,34 @@ export function gitDestinations(words: Word[]): Set<number> {
   const named = [...(init?.name === "init" && init.operands[0] ? [init.operands[0]] : []), ...(gitTrees(words) ?? []).map((t) => t.into)];
   const at = (w: Word) => (words.includes(w) ? words.indexOf(w) : words.findIndex((x) => x.text.startsWith("--") && x.text.endsWith(`=${w.text}`)));
   return new Set(named.map(at).filter((k) => k > 0));
+}
+
+/** The word naming the directory `git worktree add` makes, or undefined. */
+export function addedWorktree(words: Word[]): Word | undefined {
+  const read = readArguments(words);
+  return read?.name === "worktree add" ? read.operands[0] : undefined;
+}
+
+/** What git reads in a git directory (gitrepository-layout(5)) by name: a worktree added there by one of them would put the agent's files where git reads its own. */
+const GIT_DIR_ENTRIES = new Set(
+  "config,config.worktree,hooks,info,objects,refs,reftable,logs,worktrees,modules,remotes,branches,packed-refs,head,index,commondir,gitdir,shallow,description,lfs,rr-cache,sequencer,rebase-merge,rebase-apply".split(
+    ",",
+  ),
+);
+
+/**
+ * Whether the absolute `abs`, where `git worktree add` makes a worktree, is a new folder right inside a git
+ * directory (not below one of its folders) by a name git does not read there: `git -C repo.git worktree
+ * add main`, worktrees inside a bare clone. Its files are the checkout's, and its `.git` file then ends
+ * the git directory as git sees it (fs/git-places.ts gitDirHolding). `control.gitOwn` tells the git
+ * directory: the folder holding `abs` is in one, the folder above that is not.
+ */
+export function worktreeInGitDir(abs: string, control: ControlFiles, f: Flavour): boolean {
+  const up = (p: string) => f.normalize(p).replace(/[\\/][^\\/]*$/, "") || f.normalize(p);
+  const name = f.normalize(abs).split(/[\\/]/).pop() ?? "";
+  if (inGit(abs) || GIT_DIR_ENTRIES.has(name.toLowerCase()) || control.fileState?.(abs) !== "none") return false;
+  const holder = control.gitOwn?.(up(abs));
+  return typeof holder === "string" && control.gitOwn?.(up(up(abs))) === undefined;
 }
 
 /** A subcommand gitTrees knows, as `OPTIONS` names it, with its operands, the options given (a value's word, or true) and whether an option was one hey does not know. */
