@@ -48,7 +48,12 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
   const controls = control.paths.map(f.normalize);
   // and the places the guard keeps (git's global config and what else git runs commands from, the PATH directories, hey's cache):
   // a tree landing on or above one fills it with the tree's files (`git clone . ~/.config/git`, `cp -r x ~/tools` holding `bin/`)
-  const kept = (control.guarded ?? []).flatMap((g) => [g.dir, ...(g.real !== undefined ? [g.real] : [])].map((p) => ({ path: f.normalize(p), why: g.why })));
+  // (read only once a command copies a tree: where each really is is looked up on disk)
+  let keptOnce: { path: string; why: string }[] | undefined;
+  const kept = () =>
+    (keptOnce ??= (control.guarded ?? []).flatMap((g) =>
+      [g.dir, ...(g.real !== undefined ? [g.real] : [])].map((p) => ({ path: f.normalize(p), why: g.why })),
+    ));
   const start = control.cwd === undefined ? undefined : f.normalize(control.cwd);
   const home = control.home === undefined ? undefined : f.normalize(control.home);
   // the project: the start directory or one above it, below the home, holding no control file but the project's (control-cwd.ts)
@@ -57,13 +62,13 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     (fold(d) === fold(start) || within(start, d)) &&
     !(home !== undefined && (fold(d) === fold(home) || within(home, d))) &&
     controls.every((c) => !within(c, d) || projectFile(c)) &&
-    kept.every((k) => fold(k.path) !== fold(d) && !within(k.path, d));
+    kept().every((k) => fold(k.path) !== fold(d) && !within(k.path, d));
   /** the first control file, or place the guard keeps, at or below the directory `at` (`near`: only those whose first name below it `near` says could be the tree's) */
   const landing = (at: string, near?: (c: string) => boolean): { file: string; why?: string } | undefined => {
     const on = (c: string) => (near ? within(c, at) && near(c) : fold(c) === fold(at) || within(c, at));
     const file = controls.find(on);
     if (file !== undefined) return { file };
-    const k = kept.find((k) => on(k.path));
+    const k = kept().find((k) => on(k.path));
     return k && { file: k.path, why: k.why };
   };
   const dirs = directories(segments, control, f);
