@@ -30,6 +30,8 @@ import {
 } from "./control-files.ts";
 import { expandBraces, GIT_NAMES, globMatches, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
+import { gitOperandDirs } from "./git-targets.ts";
+import { addedWorktree, gitDestinations, worktreeInGitDir } from "./git-trees.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { patchWrites } from "./patch-paths.ts";
@@ -147,6 +149,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   let words: Word[] = []; // the segment's, for gitHeld
+  let here = dirs; // where the word being judged is relative to: for a directory git makes, where its `-C`s lead
+  let worktree = false; // whether it is the directory `git worktree add` makes
   for (const seg of segments) {
     words = seg.words;
     // a wrapper's own words ("words") can name a file it writes: `logsave FILE`, `strace -o FILE`, `time -o FILE`, `valgrind --log-file=FILE`
@@ -155,6 +159,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const makes = decided(seg.words[0]!) && program(seg.words[0]!.text) === "mkdir";
     // git's own options name the repository it works in, not a file it writes
     const gitOptions = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git" ? (readGit(seg.words)?.sub ?? 0) : 0;
+    // the directories git makes or fills (clone's destination, worktree add's, init's) are relative to where its `-C`s lead
+    const placed = gitOptions ? gitDestinations(seg.words) : new Set<number>();
+    const moved = placed.size ? gitOperandDirs(seg.words, dirs, control.home, f) : dirs;
+    const added = placed.size ? addedWorktree(seg.words) : undefined;
     const removes = moves(seg);
     const only = removes && REMOVERS.has(program(seg.words[0]!.text));
     // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE`
@@ -172,6 +180,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
           : []),
         w,
       ];
+      here = placed.has(k) ? moved : dirs;
+      worktree = w === added;
       for (const v of values) {
         // git's options before its subcommand (`-c core.pager=/usr/bin/less`, `--exec-path`) write nothing in a guarded place
         const how = naming(v, !makes, k > gitOptions, removes, only, guarding && k > gitOptions);
@@ -179,6 +189,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         if (how !== undefined) return { word: w.raw, how };
       }
     }
+    here = dirs;
+    worktree = false;
     // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
     const patch = patchWrites(seg, segments);
     const beyond = patch ?? splitNames(seg);
@@ -280,9 +292,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const text = expand(w, control.home);
     if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : gits(w.text);
     const abs = f.absolute(text);
-    if (abs === undefined && !dirs)
+    if (abs === undefined && !here)
       return gits(w.text) ?? (control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined);
-    const paths = abs !== undefined ? [abs] : dirs!.map((d) => f.join(d, text));
+    const paths = abs !== undefined ? [abs] : here!.map((d) => f.join(d, text));
     let unknown: string | undefined; // a path that did not answer in time
     const another = (p: string) => {
       const n = control.named?.(p);
@@ -303,7 +315,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     if (unknown !== undefined) return { unknown };
     // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
     if (ending(w.text)) return "by its last names";
-    const reach = git ? gitReach(paths, control, f, dirs) : undefined;
+    const reach = git ? gitReach(paths, control, f, here) : undefined;
+    // a worktree added right inside a bare clone (`git -C repo.git worktree add main`) is no part of its git directory
+    if (reach && worktree && paths.every((p) => worktreeInGitDir(p, control, f))) return undefined;
     if (typeof reach === "string") return { git: reach };
     return reach ?? (git && inGit(w.text.replace(/^-\w/, "")) ? { git: "" } : undefined);
 
@@ -346,9 +360,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     function globNaming(w: Word): string | { git: string } | undefined {
       const text = expand(w, control.home) ?? w.text;
       const abs = f.absolute(text);
-      if (abs === undefined && !dirs) return control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined;
+      if (abs === undefined && !here) return control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined;
       const opts = { dotglob, fold: f === WINDOWS || nocase };
-      const patterns = (abs !== undefined ? [abs] : dirs!.map((d) => f.join(d, text))).flatMap(expandBraces).map(f.normalize);
+      const patterns = (abs !== undefined ? [abs] : here!.map((d) => f.join(d, text))).flatMap(expandBraces).map(f.normalize);
       const how = "a pattern that could match it";
       for (const p of patterns) {
         if (controls.some((c) => matchesPath(p, c, false, opts)) || (holding && holders.some((h) => matchesPath(p, h, false, opts)))) return how;

@@ -50,6 +50,8 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
   }
   const copy = treeCopy(segments, control);
   if (copy && "unknown" in copy) return unknown(copy.command, "copies files into a directory holding", copy.unknown);
+  if (copy?.why)
+    return `\`${show(copy.command)}\` copies files into \`${show(shown(copy.into))}\`, where they may write \`${show(shown(copy.file))}\`, a place hey guards (${copy.why}), which the agent may not change`;
   if (copy)
     return `\`${show(copy.command)}\` copies files into \`${show(shown(copy.into))}\`, where they may replace hey's own configuration or trust file \`${show(shown(copy.file))}\`, which the agent may not change`;
   // `git config core.fsmonitor CMD` names no file, yet writes git's config as `cp x .git/config` would

@@ -6,7 +6,7 @@
 // whatever an earlier command put there (`git update-index --index-info` from a heredoc, `read-tree`
 // of a `mktree`), so only a prefix ending in `/` bounds the files written: the directory it names
 // (control-cwd.ts judges it as a directory the command writes in). Pure.
-import { decided, expand } from "./control-files.ts";
+import { decided, expand, type Flavour, leadFrom, operandValues } from "./control-files.ts";
 import { readGit } from "./git.ts";
 import type { Word } from "./shell-model.ts";
 
@@ -69,4 +69,28 @@ export function gitDirectories(words: Word[]): { chdir: Word[]; workTree?: Word 
     else if (["-c", "--git-dir", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"].includes(t)) k++;
   }
   return workTree ? { chdir, workTree } : { chdir };
+}
+
+/**
+ * The directories git's operands after its subcommand are relative to, from each of `dirs` (where a
+ * script may stand: control-files.ts directories): those its `-C`s lead to, one after another, each
+ * a loop variable's words where it is one. `git -C ~/.local clone . bin` writes ~/.local/bin as `cd
+ * ~/.local && git clone . bin` does (x5 #5): every relative path git is given after its subcommand
+ * (clone's and worktree add's destination, init's directory, `--separate-git-dir`, a pathspec) is
+ * taken from there. Undefined where `dirs` is, or a `-C` names a directory only the run knows (or
+ * another user's home).
+ */
+export function gitOperandDirs(words: Word[], dirs: string[] | undefined, home: string | undefined, f: Flavour): string[] | undefined {
+  let out = dirs;
+  for (const w of gitDirectories(words).chdir) {
+    if (out === undefined) return undefined;
+    const next: string[] = [];
+    for (const v of operandValues(w)) {
+      const to = decided(v) ? expand(v, home) : undefined;
+      if (to === undefined) return undefined;
+      next.push(...leadFrom(to, out, f));
+    }
+    out = [...new Set(next.map(f.normalize))];
+  }
+  return out;
 }

@@ -9,11 +9,16 @@
 // above it up to the project root, holding none but the project's), where `tar -x` runs too. Pure.
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, projectFile, WINDOWS } from "./control-files.ts";
 import { expandBraces, globMatches, globOptions, lastComponent, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { gitOperandDirs } from "./git-targets.ts";
+import { gitTrees } from "./git-trees.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
-/** A copy that lands where a control file is: the command, the folder it lands in and the file; `unknown`: a relative destination after a `cd` only the run can place. */
-export type TreeCopy = { command: string; into: string; file: string } | { command: string; unknown: string };
+/**
+ * A copy that lands where a control file is: the command, the folder it lands in and the file, or (`why`) the place the guard
+ * keeps (control.guarded: git's global config, a PATH directory) and why; `unknown`: a relative destination after a `cd` only the run can place.
+ */
+export type TreeCopy = { command: string; into: string; file: string; why?: string } | { command: string; unknown: string };
 
 // cp's options that take the next word as their value (GNU coreutils), short and long
 const CP_VALUES = { short: "St", long: ["no-preserve", "sparse", "suffix", "target-directory"] };
@@ -41,6 +46,14 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
   const fold = (p: string) => (control.fold || f === WINDOWS ? p.toLowerCase() : p);
   const within = (p: string, d: string) => fold(p).startsWith(fold(d.endsWith(sep) ? d : d + sep));
   const controls = control.paths.map(f.normalize);
+  // and the places the guard keeps (git's global config and what else git runs commands from, the PATH directories, hey's cache):
+  // a tree landing on or above one fills it with the tree's files (`git clone . ~/.config/git`, `cp -r x ~/tools` holding `bin/`)
+  // (read only once a command copies a tree: where each really is is looked up on disk)
+  let keptOnce: { path: string; why: string }[] | undefined;
+  const kept = () =>
+    (keptOnce ??= (control.guarded ?? []).flatMap((g) =>
+      [g.dir, ...(g.real !== undefined ? [g.real] : [])].map((p) => ({ path: f.normalize(p), why: g.why })),
+    ));
   const start = control.cwd === undefined ? undefined : f.normalize(control.cwd);
   const home = control.home === undefined ? undefined : f.normalize(control.home);
   // the project: the start directory or one above it, below the home, holding no control file but the project's (control-cwd.ts)
@@ -48,15 +61,36 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     start !== undefined &&
     (fold(d) === fold(start) || within(start, d)) &&
     !(home !== undefined && (fold(d) === fold(home) || within(home, d))) &&
-    controls.every((c) => !within(c, d) || projectFile(c));
+    controls.every((c) => !within(c, d) || projectFile(c)) &&
+    kept().every((k) => fold(k.path) !== fold(d) && !within(k.path, d));
+  /** the first control file, or place the guard keeps, at or below the directory `at` (`near`: only those whose first name below it `near` says could be the tree's) */
+  const landing = (at: string, near?: (c: string) => boolean): { file: string; why?: string } | undefined => {
+    const on = (c: string) => (near ? within(c, at) && near(c) : fold(c) === fold(at) || within(c, at));
+    const file = controls.find(on);
+    if (file !== undefined) return { file };
+    const k = kept().find((k) => on(k.path));
+    return k && { file: k.path, why: k.why };
+  };
   const dirs = directories(segments, control, f);
   // `?config` matches `.config` under dotglob, however `shopt` is spelled (control-globs.ts); names are matched in either case
   const { dotglob, nocase } = globOptions(segments);
   for (const seg of segments) {
-    const copy = copyOperands(seg);
-    if (!copy || seg.elsewhere) continue;
-    const written = destinations(copy.into);
-    if (written === undefined) continue; // a destination only the run knows: as `cp "$src" "$dst"`, a limit
+    if (seg.elsewhere) continue;
+    const copier = copyOperands(seg);
+    // git's trees land whole in the directory they are given, relative to where its `-C`s lead (git-trees.ts)
+    const copies = copier ? [copier] : (gitTrees(seg.words) ?? []).map((t) => ({ from: [t.from], into: t.into, merge: true, rsync: false, parents: false }));
+    const base = copier ? dirs : gitOperandDirs(seg.words, dirs, control.home, f);
+    for (const copy of copies) {
+      const found = landed(seg, copy, base);
+      if (found) return found;
+    }
+  }
+  return undefined;
+
+  /** Where one copy of `seg` lands on a control file or a kept place, from the directories `base` (undefined: known only at run time), or undefined. */
+  function landed(seg: Segment, copy: NonNullable<ReturnType<typeof copyOperands>>, base: string[] | undefined): TreeCopy | undefined {
+    const written = destinations(copy.into, base);
+    if (written === undefined) return undefined; // a destination only the run knows: as `cp "$src" "$dst"`, a limit
     if (typeof written === "string") return { command: seg.raw, unknown: written };
     for (const as of written) {
       // a link on the way (`st` → ~/.local/state, made by an earlier call) leads the copy where it points: judged there too
@@ -72,30 +106,30 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
           if (copy.parents) {
             const rel = source.includes("/./") ? source.slice(source.indexOf("/./") + 3) : source.replace(/^[\\/]+/, "");
             const at = decided(from) ? f.normalize(f.join(into, rel)) : into;
-            const file = controls.find((c) => fold(c) === fold(at) || within(c, at));
-            if (file !== undefined) return { command: seg.raw, into: at, file };
+            const hit = landing(at);
+            if (hit) return { command: seg.raw, into: at, ...hit };
             continue;
           }
           // where the source's own folder goes: into the destination (`SRC/.`, rsync's `SRC/`, `-T`, a destination not there yet), or below it by its name
           const merges = copy.merge || /(^|[\\/])\.{1,2}[\\/]?$/.test(from.raw) || (copy.rsync && /[\\/]$/.test(from.raw));
           const landsIn = merges || state === "none" ? [into] : state === undefined ? [into, ""] : [""];
           for (const at of landsIn) {
-            const file = at ? controls.find((c) => within(c, at)) : below(into, from, source);
+            const hit = at ? landing(at) : landing(into, (c) => below(into, from, source, c));
             const name = lastComponent(source.replace(/\0/g, "*").replace(/[\\/]+$/, ""));
-            if (file !== undefined) return { command: seg.raw, into: at || `${into.replace(/[\\/]$/, "")}${sep}${name}`, file };
+            if (hit) return { command: seg.raw, into: at || `${into.replace(/[\\/]$/, "")}${sep}${name}`, ...hit };
           }
         }
       }
     }
+    return undefined;
   }
-  return undefined;
 
   /**
    * The directories a destination could be: the one it names, or (a glob: `~/.LOCAL/STAT?/` under
    * nocaseglob) each directory above a control file it could match; undefined when only the run knows
    * it; a string: why it cannot be placed (relative to a directory only the run knows).
    */
-  function destinations(w: Word): string[] | string | undefined {
+  function destinations(w: Word, dirs: string[] | undefined): string[] | string | undefined {
     const glob = w.glob && !w.unknown && !w.anyValue;
     if (!decided(w) && !glob) return undefined;
     const text = expand(w, control.home) ?? (glob ? w.text : undefined);
@@ -119,14 +153,11 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     return [...new Set([...matched, ...onDisk])];
   }
 
-  /** The first control file below `into` in a folder the source's last name (`source`: its text, run-time parts as \0) could be. */
-  function below(into: string, from: Word, source: string): string | undefined {
+  /** Whether the path `c` below `into` is in a folder the source's last name (`source`: its text, run-time parts as \0) could be. */
+  function below(into: string, from: Word, source: string, c: string): boolean {
     const name = lastComponent(source.replace(/[\\/]+$/, ""));
-    return controls.find((c) => {
-      if (!within(c, into)) return false;
-      const child = c.slice(into.replace(/[\\/]$/, "").length + 1).split(/[\\/]/)[0]!;
-      return decided(from) ? fold(child) === fold(name) : matchesName(fold(name), fold(child), dotglob);
-    });
+    const child = c.slice(into.replace(/[\\/]$/, "").length + 1).split(/[\\/]/)[0]!;
+    return decided(from) ? fold(child) === fold(name) : matchesName(fold(name), fold(child), dotglob);
   }
 }
 

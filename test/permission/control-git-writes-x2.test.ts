@@ -106,8 +106,12 @@ testNeeding(["git"])("git merge-index's program is judged as a command: git runs
 });
 
 testNeeding(["git"])("git run in a bare repository with no work tree given writes no tree there: its worktrees are added as before", () => {
-  const { verdict } = checker(undefined, "git init -q --bare repo");
-  expect(verdict("git -C repo worktree add main")).toEqual(["git -C repo worktree add main", "allowed"]);
+  const { verdict } = checker(undefined, "git init -q --bare --template= repo");
+  // a worktree's path is taken from where `-C` leads, as after a `cd` (x5 #5): `main` is a new folder right inside the git directory
+  for (const command of ["git -C repo worktree add main", "git -C repo worktree add ../main"]) expect(verdict(command)).toEqual([command, "allowed"]);
+  // but not by a name git reads there (`hooks`: the template left none), nor below one of its folders
+  for (const command of ["git -C repo worktree add hooks", "git -C repo worktree add objects/x", "git -C repo worktree add main/../info"])
+    expect(verdict(command)[1]).toMatch(/^blocked by permission rules: `.*` names git's own files .*\(in .*repo(\/main\/\.\.)?, a git directory\)/);
   expect(verdict("git --work-tree=repo checkout -f")[1]).toMatch(/writes files in `.*repo` \(in .*repo, a git directory\), among git's own files/);
 });
 
