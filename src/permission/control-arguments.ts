@@ -33,6 +33,7 @@ import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { patchWrites } from "./patch-paths.ts";
+import { sedWrites } from "./sed-scripts.ts";
 import { splitNames } from "./split-names.ts";
 import { treeChange } from "./tree-changes.ts";
 
@@ -157,7 +158,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const gitOptions = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git" ? (readGit(seg.words)?.sub ?? 0) : 0;
     const removes = moves(seg);
     const only = removes && REMOVERS.has(program(seg.words[0]!.text));
-    // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE`
+    // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE` (its `w FILE` writes: below)
     const guarding = !(
       decided(seg.words[0]!) &&
       program(seg.words[0]!.text) === "sed" &&
@@ -179,9 +180,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         if (how !== undefined) return { word: w.raw, how };
       }
     }
-    // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
+    // the files a patch on stdin writes, the name csplit or split makes of two words, sed's `w FILE`: judged as words it names
     const patch = patchWrites(seg, segments);
-    const beyond = patch ?? splitNames(seg);
+    const beyond = patch ?? splitNames(seg) ?? sedWrites(seg);
     if (beyond && "unknown" in beyond) return { word: beyond.word, how: "", unknown: beyond.unknown };
     const unread = patch && "names" in patch && patch.unread ? unreadPatch(patch.unread.directory) : undefined;
     if (unread) return { word: seg.words[0]!.raw, ...unread };
