@@ -159,7 +159,11 @@ export function readScript(src: string): SedDoes | { error: string } {
   if ("error" in current) return current;
   const old = scan(src, false);
   if ("error" in old) return current;
-  return { commands: [...current.commands, ...old.commands], input: current.input || old.input, writes: [...current.writes, ...old.writes] };
+  return {
+    commands: [...new Set([...current.commands, ...old.commands])],
+    input: current.input || old.input,
+    writes: [...new Set([...current.writes, ...old.writes])],
+  };
 }
 
 function scan(src: string, brackets: boolean): SedDoes | { error: string } {
