@@ -81,6 +81,9 @@ export function transportSetting(key: string, value: string, control: boolean): 
       unknown: `sets git's ${lower} to \`${value}\`: git then runs the command of any \`ext::\` URL it reads, also one the rules cannot see (a remote's in a config, a submodule's in .gitmodules)`,
     };
   }
+  // `remote.x.vcs=ext`: git runs the remote's URL, wherever it is set, as an `ext::` command
+  if (/^remote\..+\.vcs$/.test(lower) && value.toLowerCase() === "ext")
+    return { unknown: `sets git's ${lower} to \`${value}\`: git runs the remote's URL, wherever it is set, as a command` };
   if (/^remote\..+\.vcs$/.test(lower))
     return value ? { text: helperCommand(value), from: `sets git's ${lower}, for which git runs the helper \`git-remote-${value}\`` } : "none";
   const base = /^url\.([\s\S]+)\.(push)?insteadof$/i.exec(key)?.[1];

@@ -43,6 +43,11 @@ describe.each(Object.entries(lists))("under %s", (_name, check) => {
       "sets git's remote.x.vcs, for which git runs the helper `git-remote-/x`: `'git-remote-/x'` matches no allow entry",
     ],
     ["git -c remote.x.url='ext::touch /tmp/x' fetch x", "sets git's remote.x.url, which gives git an `ext::` URL"],
+    ["git -c remote.x.vcs=ext -c remote.x.url='touch /tmp/x' fetch x", "sets git's remote.x.vcs to `ext`: git runs the remote's URL"],
+    ["git -C src fetch --multiple a 'ext::touch /tmp/x'", "gives git fetch an `ext::` URL"],
+    ["git submodule add 'ext::touch /tmp/x' m", "gives git submodule an `ext::` URL"],
+    ["git --config-env=remote.x.vcs=PWD fetch x", "known only at run time: `remote.x.vcs=PWD`"],
+    ["git -c Protocol.EXT.Allow=always fetch x", "sets git's protocol.ext.allow to `always`"],
     [
       "git -c 'url.ext::touch /tmp/x #.insteadOf=gh:' ls-remote gh:a/b",
       "an `ext::` URL, whose command git runs: `'touch' '/tmp/x' '#'` matches no allow entry",
