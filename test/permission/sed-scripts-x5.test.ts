@@ -4,7 +4,7 @@
 // script is read (sed-scripts.ts): `e CMD` is a command of its own, what runs input or hides in a
 // file hey does not read cannot be verified, a `w` file is a write. Reading forms still run.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readScript } from "../../src/permission/sed-scripts.ts";
 import { permissionCheck } from "../../src/wire.ts";
@@ -73,6 +73,15 @@ describe("under an entry for all of sed (`bash: sed *`)", () => {
     for (const command of ["sed 's/a/b/' src/p", "sed -i 's/a/b/g' src/p", "sed -E 's/(a|b)+/x/;y/abc/xyz/' src/p", "sed -i.bak '/^#/d' src/p"])
       expect(whole(command)).toBe("allowed");
   });
+});
+
+test("sed's `w` into a file with other hard links is refused as any write to one is (one could be git's or hey's own)", () => {
+  mkdirSync(join(project, "src"), { recursive: true });
+  writeFileSync(join(project, "src", "one"), "x\n");
+  linkSync(join(project, "src", "one"), join(project, "src", "two"));
+  expect(reader("sed -n 'w src/two' src/p")).toContain("`src/two` is a file with other hard links");
+  expect(reader("cat src/p > src/two")).toContain("`src/two` is a file with other hard links");
+  expect(reader("sed -n 'w src/new' src/p")).toBe("allowed");
 });
 
 test("a deny list sees the command sed's `e` runs, and the control guard its `w` file, with no allow list", () => {
