@@ -35,6 +35,7 @@ import { addedWorktree, gitDestinations, worktreeInGitDir } from "./git-trees.ts
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { patchWrites } from "./patch-paths.ts";
+import { sedWrites } from "./sed-scripts.ts";
 import { splitNames } from "./split-names.ts";
 import { treeChange } from "./tree-changes.ts";
 
@@ -165,7 +166,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const added = placed.size ? addedWorktree(seg.words) : undefined;
     const removes = moves(seg);
     const only = removes && REMOVERS.has(program(seg.words[0]!.text));
-    // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE`
+    // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE` (its `w FILE` writes: below)
     const guarding = !(
       decided(seg.words[0]!) &&
       program(seg.words[0]!.text) === "sed" &&
@@ -191,9 +192,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     }
     here = dirs;
     worktree = false;
-    // the files a patch on stdin writes, the name csplit or split makes of two words: judged as words it names
+    // the files a patch on stdin writes, the name csplit or split makes of two words, sed's `w FILE`: judged as words it names
     const patch = patchWrites(seg, segments);
-    const beyond = patch ?? splitNames(seg);
+    const beyond = patch ?? splitNames(seg) ?? sedWrites(seg);
     if (beyond && "unknown" in beyond) return { word: beyond.word, how: "", unknown: beyond.unknown };
     const unread = patch && "names" in patch && patch.unread ? unreadPatch(patch.unread.directory) : undefined;
     if (unread) return { word: seg.words[0]!.raw, ...unread };

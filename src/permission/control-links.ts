@@ -3,11 +3,12 @@
 // keeps no trace of its other names, and no search finds them all, so while a list is set a command
 // may not write an existing regular file that has more than one: not by a redirection, nor as the
 // file a program writes (the last word, or every word for a program that writes each file it names:
-// `sed -i`, `tee`). Judged after the deny list, so a deny entry still names itself. Pure: `links`
+// `sed -i`, `tee`; sed's `w FILE` too). Judged after the deny list, so a deny entry still names itself. Pure: `links`
 // does the file system's part.
 import { reads } from "./control-arguments.ts";
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS, writes } from "./control-files.ts";
 import { harmless, program } from "./match.ts";
+import { sedWrites } from "./sed-scripts.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** Programs that write every file they name, not only their last. */
@@ -41,7 +42,9 @@ export function linkedWrite(segments: Segment[], control: ControlFiles): { word:
     if (seg.inert === "builtin" || reads(seg) || seg.words.length < 2) continue;
     const first = seg.words[0]!;
     const every = decided(first) && IN_PLACE.has(program(first.text));
-    for (const w of every ? seg.words.slice(1) : seg.words.slice(-1)) {
+    // and the files sed's `w` writes (`sed -n 'w hard' f`)
+    const named = sedWrites(seg)?.names.map((n) => n.word) ?? [];
+    for (const w of [...(every ? seg.words.slice(1) : seg.words.slice(-1)), ...named]) {
       if (decided(w) && w.text.startsWith("-") && !/^[^=/]+=./.test(w.text)) continue;
       const hit = linked(w, decided(w) && /^[^=/]+=./.test(w.text) ? w.text.slice(w.text.indexOf("=") + 1) : w.text);
       if (hit) return hit;

@@ -4,8 +4,10 @@
 // `credential.helper`…), and the options that take a command (`rebase -x`, `--upload-pack`,
 // `submodule foreach`, `difftool -x`, `bisect run`, `grep -O`). Under a deny list any other `-c`
 // key is refused unless it is one known to run nothing (QUIET): git has many that run a program
-// (`gpg.program`, `trailer.*.cmd`, `protocol.ext.allow`, `core.hooksPath`, `include.path`…). Pure.
+// (`gpg.program`, `trailer.*.cmd`, `core.hooksPath`, `include.path`…). What a transport runs (an
+// `ext::` URL's command, `remote.x.vcs`'s helper) is judged under every list: git-transports.ts. Pure.
 import { GIT_COMMANDS, gitLong, gitShort, NEXT, readGit } from "./git.ts";
+import { TRANSPORT_KEYS, transportSetting, urlCommands } from "./git-transports.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fixed, known, type Segment, type Word } from "./shell-model.ts";
 import { stdinSources } from "./shell-stdin.ts";
@@ -104,7 +106,9 @@ export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust
   const rest = sub === undefined ? [] : words.slice(sub + 1);
   const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest, trust, seg);
   if ("unknown" in more) return more;
-  return [...out, ...more];
+  const urls = sub === undefined ? [] : urlCommands(words[sub]!.text, rest);
+  if ("unknown" in urls) return urls;
+  return [...out, ...more, ...urls];
 }
 
 /** `--config-env=KEY=HOME` as `KEY=/home/user` when the command sets no HOME; else undefined. */
@@ -157,7 +161,8 @@ function configSet(args: Word[]): Texts {
 function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust = "deny"): GitText | { unknown: string } | undefined {
   const eq = value.text.indexOf("=");
   // under an allow list too: a hooks directory or config file the agent wrote runs what no entry names (r1 #3)
-  const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key) || (!stored && trust !== "control" && FILES.test(key));
+  const runs = (key: string) =>
+    GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key) || (!stored && ((trust !== "control" && FILES.test(key)) || TRANSPORT_KEYS.test(key)));
   if (env || value.unknown || value.glob || value.anyValue) {
     if (trust === "allow" && !env && value.unknown) return undefined;
     // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
@@ -173,6 +178,9 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
   if (GIT_SHELL_KEYS.test(key)) return { text: v + appended(key), from };
+  // a transport: `protocol.ext.allow`, `remote.x.vcs=/x`, `url.ext::….insteadOf`, `remote.x.url=ext::…` (git-transports.ts), under every list
+  const transport = stored ? undefined : transportSetting(value.text.slice(0, eq < 0 ? undefined : eq), v, trust === "control");
+  if (transport) return transport === "none" ? undefined : transport;
   // `-c core.hooksPath=/dev/null`: no hooks, no file; one in a `.git` (`.git/hooks`) is git's own, which the agent may not write
   if (FILES.test(key) && !stored && trust !== "control" && v !== "/dev/null" && !v.split(/[\\/]/).some((part) => /^\.git$/i.test(part)))
     return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };

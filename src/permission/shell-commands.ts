@@ -9,6 +9,7 @@ import { readGit } from "./git.ts";
 import { readFind, runsUnseen } from "./programs.ts";
 import { runnerProgram, runnerText } from "./runner-texts.ts";
 import { splitFilter } from "./split-names.ts";
+import { readSed, sedUnseen } from "./sed-scripts.ts";
 import { program } from "./match.ts";
 import { syntax } from "./shell-syntax.ts";
 import { known, ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
@@ -144,6 +145,12 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   // `split --filter=COMMAND` runs COMMAND with the shell for each piece (split-names.ts)
   const filter = name === "split" ? splitFilter(seg) : undefined;
   if (filter) return [part(seg, seg.words, true), ...script([filter], seg, depth, "sh")];
+  // sed's `e COMMAND` runs COMMAND with the shell: read as `sh -c` text is; `e` alone and `s///e` run a line it read (sed-scripts.ts)
+  const sed = readSed(seg);
+  const hidden = sed && sedUnseen(sed);
+  if (hidden) return [{ ...seg, opaque: hidden }];
+  if (sed && "commands" in sed && sed.commands.length)
+    return [part(seg, seg.words, true), ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];
   if (name === "gdb") return gdb(seg, depth, dialect);
@@ -159,6 +166,8 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
 function part(seg: Segment, words: Word[], redirects: boolean, inert: Segment["inert"] = "words", raw = seg.raw): Segment {
   return { raw, assigns: seg.assigns, words, redirects: redirects ? seg.redirects : [], nested: seg.nested, inert };
 }
+
+const plain = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
 
 /** Words joined into a script, as eval does, read as `reading`; built from an expansion (or absent) → opaque. */
 function script(words: Word[], seg: Segment, depth: number, reading: Reading): Segment[] {

@@ -23,6 +23,7 @@ export const APT_PACKAGE: Record<string, string> = {
   csplit: "coreutils",
   split: "coreutils",
   patch: "patch",
+  sed: "sed",
 };
 
 /** "name — needs X (apt-get install Y)" lines of the tests skipped so far, for the summary. */

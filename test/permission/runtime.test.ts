@@ -372,7 +372,11 @@ const shellTexts: [command: string, names: string, shells: "sh" | "all"][] = [
     "all",
   ],
   ["git -c credential.helper=\"store; r''m x #\" credential fill", "`r''m x #` matches deny entry", "sh"],
-  ["git -c protocol.ext.allow=always ls-remote \"ext::sh -c r''m% x\"", "sets git's protocol.ext.allow, which hey does not know to run nothing", "sh"],
+  [
+    "git -c protocol.ext.allow=always ls-remote \"ext::sh -c r''m% x\"",
+    "sets git's protocol.ext.allow to `always`: git then runs the command of any `ext::` URL",
+    "sh",
+  ],
   ["git -c trailer.t.cmd=\"r''m x\" interpret-trailers --trailer t=1 m.txt", "sets git's trailer.t.cmd", "sh"],
   ["git -c include.path=e.cfg x", "sets git's include.path: git reads commands from files there", "sh"],
   ["git -c includeIf.onbranch:main.path=e.cfg status", "git reads commands from files there", "sh"],
@@ -481,7 +485,7 @@ describe("git -c keys under a deny list: those known to run nothing pass, any ot
     ["safe.directory=/work/p", "submodule.a.update=!./g"],
     ["push.default=current", "core.hooksPath=.githooks"],
     ["status.short=true", "uploadarchive.allowUnreachable=true"],
-    ["remote.origin.url=https://example.com/r.git", "remote.origin.vcs=x"],
+    ["remote.origin.url=https://example.com/r.git", "remote.origin.proxy=x"],
   ])("git -c %s status: allowed; git -c %s status: cannot verify", (quiet, other) => {
     expect(decide("bash", { command: `git -c ${quiet} status` }, rules)).toEqual({ allowed: true });
     const d = decide("bash", { command: `git -c ${other} status` }, rules);
