@@ -170,6 +170,9 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
 // Stream chunks → IR events
 
 /** What non-OpenAI hosts add to the SDK's delta and usage types. */
+/** The index a legacy `function_call` is joined at: past any `tool_calls` index, so one stream holding both keeps them apart. */
+const LEGACY_CALL_INDEX = Number.MAX_SAFE_INTEGER;
+
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null; reasoning_details?: unknown };
 type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number; prompt_tokens_details?: { cache_write_tokens?: number } | null };
 
@@ -235,6 +238,8 @@ export async function* mapEvents(
         yield { type: "text", delta: delta.refusal };
       }
       for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
+      // the deprecated `function_call` (older LocalAI and text-generation-webui builds answer `tools` so): one call, without id
+      if (delta.function_call) addFragment(calls, { index: LEGACY_CALL_INDEX, function: delta.function_call });
       // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
       if (choice.finish_reason) finish = choice.finish_reason;
       // The answer is complete once the finish and the usage asked for (on that chunk or a later one)

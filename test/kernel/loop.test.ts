@@ -148,11 +148,11 @@ describe("a hand-off or an answer without text", () => {
   });
 
   test("an empty reply after tools that stopped for an unlisted reason: an error naming it, not a silent end", async () => {
-    const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "other", detail: '"UNEXPECTED_TOOL_CALL"' }]), {
+    const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "other", detail: '"OTHER"' }]), {
       tools: [sleepTool("t", 1)],
     });
     expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "error", turns: 2 });
-    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER}: it stopped for "UNEXPECTED_TOOL_CALL"` }]);
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER}: it stopped for "OTHER"` }]);
   });
 
   test("an empty reply after tools that stays empty through its retries ends the run normally, its work the result (Claude's empty end_turn through a gateway); a first one stays an error", async () => {
