@@ -40,7 +40,15 @@ test.each([
 
 test("anthropic: stop_reason tool_use with no tool_use block, to the user's message, is an empty answer to retry", async () => {
   const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  const message = { id: "msg_1", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, usage: { input_tokens: 90, output_tokens: 1 } };
+  const message = {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude",
+    content: [],
+    stop_reason: null,
+    usage: { input_tokens: 90, output_tokens: 1 },
+  };
   server.enqueue(
     sseReply(
       [
@@ -60,7 +68,9 @@ test("chat: a legacy function_call delta (finish function_call) is read as the t
     object: "chat.completion.chunk",
     choices: [{ index: 0, delta: { role: "assistant", function_call: fn }, finish_reason: finish ?? null }],
   });
-  server.enqueue(sseReply(sse([legacy({ name: "write_file", arguments: '{"path":"legacy.txt",' }), legacy({ arguments: '"content":"L"}' }, "function_call"), usage])));
+  server.enqueue(
+    sseReply(sse([legacy({ name: "write_file", arguments: '{"path":"legacy.txt",' }), legacy({ arguments: '"content":"L"}' }, "function_call"), usage])),
+  );
   const { events, error } = await ask("openai", [userMessage("do it")]);
   expect(error).toBeUndefined();
   const done = events.at(-1);
