@@ -599,20 +599,23 @@ describe("retries", () => {
   test.each([
     ["a rejection", new ProviderError("bad_request", "request rejected (400): nope")],
     ["an error after its retries", new ProviderError("network", "ECONNRESET")],
-  ])("a run that failed before an answer (%s) leaves the marker of a failed request: the next message goes after an assistant turn, not as a second user message in a row", async (_, error) => {
-    const provider = fakeProvider([{ error }, { text: "ok" }]);
-    const messages = [userMessage("first")];
-    const deps = loopDeps(provider, { retry: { ...TEST_RETRY, maxRetries: 0 } });
-    expect((await runLoop(messages, deps)).stop).toBe("error");
-    expect(deps.output.of("error").map((e) => e.message)).toEqual([error.message]);
-    messages.push(userMessage("second"));
-    expect((await runLoop(messages, loopDeps(provider))).stop).toBe("end");
-    expect(provider.requests[1]!.messages.map((m) => [m.role, textOf(m)])).toEqual([
-      ["user", "first"],
-      ["assistant", `[interrupted: ${REQUEST_FAILED}]`],
-      ["user", "second"],
-    ]);
-  });
+  ])(
+    "a run that failed before an answer (%s) leaves the marker of a failed request: the next message goes after an assistant turn, not as a second user message in a row",
+    async (_, error) => {
+      const provider = fakeProvider([{ error }, { text: "ok" }]);
+      const messages = [userMessage("first")];
+      const deps = loopDeps(provider, { retry: { ...TEST_RETRY, maxRetries: 0 } });
+      expect((await runLoop(messages, deps)).stop).toBe("error");
+      expect(deps.output.of("error").map((e) => e.message)).toEqual([error.message]);
+      messages.push(userMessage("second"));
+      expect((await runLoop(messages, loopDeps(provider))).stop).toBe("end");
+      expect(provider.requests[1]!.messages.map((m) => [m.role, textOf(m)])).toEqual([
+        ["user", "first"],
+        ["assistant", `[interrupted: ${REQUEST_FAILED}]`],
+        ["user", "second"],
+      ]);
+    },
+  );
 
   test("a request that fails after tool results is marked too: the next message does not follow the results directly", async () => {
     const provider = fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { error: new ProviderError("bad_request", "rejected") }, { text: "ok" }]);

@@ -588,7 +588,9 @@ describe("mapEvents on hand-made chunks", () => {
     // x7 #8: Gemini sends each call whole, its arguments an object however far the model got
     const write = { name: "write_file", args: { path: "gm2.py", content: "def main():\n    print('hel" } };
     const read = { name: "read_file", args: { path: "a.txt" } };
-    const events = await run([{ candidates: [{ content: { role: "model", parts: [{ functionCall: read }, { functionCall: write }] }, finishReason: "MAX_TOKENS" as never }] }] as Chunk[]);
+    const events = await run([
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: read }, { functionCall: write }] }, finishReason: "MAX_TOKENS" as never }] },
+    ] as Chunk[]);
     expect(last(events).stop).toBe("length");
     const [first, cut] = last(events).message.toolCalls!;
     expect(JSON.parse(first!.arguments)).toEqual(read.args);
@@ -598,7 +600,9 @@ describe("mapEvents on hand-made chunks", () => {
 
   test("MAX_TOKENS with text after the last call: the call was finished, and stays whole", async () => {
     const read = { name: "read_file", args: { path: "a.txt" } };
-    const events = await run([{ candidates: [{ content: { role: "model", parts: [{ functionCall: read }, { text: "Now I will" }] }, finishReason: "MAX_TOKENS" as never }] }] as Chunk[]);
+    const events = await run([
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: read }, { text: "Now I will" }] }, finishReason: "MAX_TOKENS" as never }] },
+    ] as Chunk[]);
     expect(last(events).message.toolCalls?.map((c) => JSON.parse(c.arguments))).toEqual([read.args]);
   });
 
