@@ -11,7 +11,7 @@ import { adaptingStream } from "./adapting-stream.ts";
 import { conversationKey, errorContextOf, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
-import { adaptToRefusal } from "./openai-adapt.ts";
+import { adaptToRefusal, joinedUserTurns } from "./openai-adapt.ts";
 import { pdfsWithheld, toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
 import { documentsAsLines, takesPdfs } from "./documents.ts";
 import { reasoningFields, replaysEveryTurn, type ChatReasoningData, type ReasoningReplay } from "./reasoning-replay.ts";
@@ -67,6 +67,8 @@ export interface RequestOptions extends RequestBasics {
   pdfs?: boolean;
   /** Anthropic's `cache_control` breakpoints on the system prompt and the last turns (chat-cache-marks.ts) */
   cacheMarks?: boolean;
+  /** user messages in a row go as one (openai-adapt.ts joinedUserTurns): a strict chat template refused them */
+  joinUserTurns?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,7 +133,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (opts.cacheMarks && req.tools.length > 0) markCacheBreakpoints(messages, !req.onceTail, unchanged);
   if (req.note) appendNote(messages, req.note);
 
-  const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages, stream: true };
+  const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages: opts.joinUserTurns ? joinedUserTurns(messages) : messages, stream: true };
   if (opts.streamUsage !== false) body.stream_options = { include_usage: true };
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({
