@@ -59,5 +59,10 @@ test("joinedUserTurns: texts a blank line apart, parts kept in order, other mess
       { role: "user", content: "b" },
       { role: "user", content: "c" },
     ]),
-  ).toEqual([{ role: "system", content: "s" }, { role: "user", content: [{ type: "text", text: "a" }, image] }, tool, { role: "user", content: "b\n\nc" }]);
+  ).toEqual([
+    { role: "system", content: "s" },
+    { role: "user", content: [{ type: "text", text: "a" }, image] as unknown[] },
+    tool,
+    { role: "user", content: "b\n\nc" },
+  ]);
 });
