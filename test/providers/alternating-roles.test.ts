@@ -50,18 +50,17 @@ test("refused for roles in a row: sent again with the user messages in a row joi
 test("joinedUserTurns: texts a blank line apart, parts kept in order, other messages untouched", () => {
   const image = { type: "image_url", image_url: { url: "data:image/png;base64,AA" } };
   const tool = { role: "tool", content: "result" };
-  expect(
-    joinedUserTurns([
-      { role: "system", content: "s" },
-      { role: "user", content: "a" },
-      { role: "user", content: [image] },
-      tool,
-      { role: "user", content: "b" },
-      { role: "user", content: "c" },
-    ]),
-  ).toEqual([
+  const messages: { role: string; content: unknown }[] = [
     { role: "system", content: "s" },
-    { role: "user", content: [{ type: "text", text: "a" }, image] as unknown[] },
+    { role: "user", content: "a" },
+    { role: "user", content: [image] },
+    tool,
+    { role: "user", content: "b" },
+    { role: "user", content: "c" },
+  ];
+  expect(joinedUserTurns(messages)).toEqual([
+    { role: "system", content: "s" },
+    { role: "user", content: [{ type: "text", text: "a" }, image] },
     tool,
     { role: "user", content: "b\n\nc" },
   ]);
