@@ -140,10 +140,18 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
    * work unstopped (every protocol takes an assistant message there: after a user's, or after tool
    * results and before the next user message).
    */
-  const unanswered = (): RunResult => (markUnanswered(), self.interrupted());
-  const markUnanswered = () => {
+  const unanswered = (): RunResult => (markUnanswered(abortReason(deps.signal)), self.interrupted());
+  /**
+   * The same marker when the run ends in a failure before an answer (an error after the retries, a
+   * rejection): the roles still alternate, for the next message of the session (REPL, `hey -c`) goes
+   * to servers that refuse two user messages in a row (the chat templates of Gemma, Mistral-Instruct,
+   * Llama 2: "Conversation roles must alternate") as to Anthropic, which wants them alternating too;
+   * and the model reads that the message before had no answer, rather than two merged as one. It is
+   * kept in the history as Esc's is, so every later request (and a resumed session) sends the same prefix.
+   */
+  const markUnanswered = (reason: string) => {
     const last = messages.at(-1)?.role;
-    if (last === "user" || last === "tool") self.append(interruptedAnswer(partialMessage({ text: "" }, true)!, abortReason(deps.signal)));
+    if (last === "user" || last === "tool") self.append(interruptedAnswer(partialMessage({ text: "" }, true)!, reason));
   };
   const self: Turns = {
     limitReached() {
@@ -182,10 +190,14 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       if ("reply" in sent && !sent.context) sent = await send(handOff, limit, sent.reply.error);
       if (!("reply" in sent)) return sent;
       const { context, reply } = sent;
-      if (!context) return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // not built twice: `failed` trims
+      if (!context) {
+        markUnanswered(REQUEST_FAILED);
+        return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // not built twice: `failed` trims
+      }
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
       if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
-      else if (reply.error && deps.signal.aborted) markUnanswered();
+      else if (reply.error && deps.signal.aborted) markUnanswered(abortReason(deps.signal));
+      else if (reply.error && !endsTask(reply.error, handOff)) markUnanswered(REQUEST_FAILED);
       // a stream cut after it began was billed all the same: its cost after its marker, as an answer's after the answer (a resumed
       // session tells by it that the provider had answered, so the request wrote its prompt cache; a marker alone, that it was not)
       if (reply.error?.usage) spend(reply.error.usage);
@@ -317,6 +329,9 @@ export function cutBeforeAnswer(m: Message): boolean {
 
 /** Why a stream that broke off after partial output is unfinished, in its marker. */
 const BROKE_OFF = "the response broke off";
+
+/** Why a request that failed (an error after its retries, a rejection) has no answer, in its marker: `[interrupted: the request failed]`. */
+export const REQUEST_FAILED = "the request failed";
 
 /**
  * Why a saved question has no answer when its session is resumed, or only the words that had

@@ -10,7 +10,7 @@
 // create.ts applies it to every protocol.
 import { claudeVersion } from "./claude-models.ts";
 import { noContentError } from "./common.ts";
-import type { ContentBlock, Message } from "../kernel/ir.ts";
+import type { ContentBlock, Message, StopReason } from "../kernel/ir.ts";
 import type { ModelRequest, StreamEvent } from "../kernel/provider.ts";
 import { EMPTY_RETRIES } from "../kernel/retry.ts";
 
@@ -63,7 +63,7 @@ const afterUser = (request: ModelRequest) => request.messages.at(-1)?.role === "
 /**
  * The events `done` (a finished answer of the endpoint `endpoint` on `protocol`, for `request`;
  * `nearby`: the endpoint is on this machine or the local network) passes on as. Where an empty
- * answer is a flake (emptyIsFlake) and the answer ended as a finished one (stop "stop"): one with
+ * answer is a flake (emptyIsFlake) and the answer ended as a finished one (FINISHED): one with
  * nothing in it throws noContentError. One of reasoning alone becomes an answer of that text (a
  * `text` event, then `done` holding it as text) at once on chat completions (said once); on the
  * other protocols it throws noContentError, ONLY_REASONING, to be retried — after tool results once
@@ -78,7 +78,7 @@ export function* checkedAnswer(
   const said = onlyReasoning(done.message);
   if (said === undefined && done.message.content.some((p) => p.type === "text" && p.text.trim() !== "")) row.inARow = 0;
   if (said === undefined && !nothingIn(done.message)) return yield done;
-  if (done.stop !== "stop" || !emptyIsFlake(ctx.request, ctx.protocol, ctx.model)) return yield done;
+  if (!FINISHED.has(done.stop) || !emptyIsFlake(ctx.request, ctx.protocol, ctx.model)) return yield done;
   if (said === undefined) throw noContentError(undefined, done.usage);
   row.inARow++;
   const notice = takenBecause(ctx, row);
@@ -88,6 +88,13 @@ export function* checkedAnswer(
   const answer: ContentBlock[] = [{ type: "text", text: said }];
   yield { ...done, message: { ...done.message, content: answer } };
 }
+
+/**
+ * The stops of an answer that ended as a finished one: "stop", and "tool_calls" with no call in it — the
+ * same flake, where a gateway's or a server's tool parser lost the call (OpenRouter's free routes,
+ * vLLM's): nothing ran, and a new sample usually brings the call.
+ */
+const FINISHED: ReadonlySet<StopReason> = new Set(["stop", "tool_calls"]);
 
 /** Whether an answer of reasoning alone is taken now (and what the user is told, "" for nothing) or, undefined, retried. */
 function takenBecause(ctx: { request: ModelRequest; protocol: string; endpoint: string; nearby: boolean }, row: ReasoningRow): string | undefined {

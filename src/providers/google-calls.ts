@@ -38,7 +38,7 @@ export function callArgs(args: unknown): Pick<OpenCall<unknown>, "args" | "text"
   return "args" in read ? { args: read.args } : { args: {}, text };
 }
 
-/** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
+/** `cut`: the call the output limit cut (MAX_TOKENS: one still willContinue, or the answer's last part): its JSON is left unclosed, as cut. */
 export function toToolCall(model: string, cut: OpenCall<unknown> | undefined, names: GeminiNames): (c: OpenCall<unknown>) => ToolCall {
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };

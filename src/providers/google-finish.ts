@@ -26,7 +26,11 @@ export function toUsage(u: GeminiUsage | undefined): Usage {
   };
 }
 
-/** finishReason as a StopReason; UNEXPECTED_TOOL_CALL, and any reason not listed here, is "other" (the loop names it to the user). */
+/**
+ * finishReason as a StopReason; any reason not listed here is "other" (the loop names it to the user).
+ * UNEXPECTED_TOOL_CALL (a call to a function not declared, or with calling off) is the model's bad
+ * call as MALFORMED_FUNCTION_CALL is: nothing ran, and the model is asked to make it again.
+ */
 export function toStop(finish: string, calledTools: boolean): StopReason {
   switch (finish) {
     case "STOP":
@@ -34,6 +38,7 @@ export function toStop(finish: string, calledTools: boolean): StopReason {
     case "MAX_TOKENS":
       return "length";
     case "MALFORMED_FUNCTION_CALL": // "a function call that is syntactically invalid and can't be parsed" (the SDK's FinishReason)
+    case "UNEXPECTED_TOOL_CALL": // "a function call that is semantically invalid" (the same)
       return "malformed_call";
     case "SAFETY":
     case "RECITATION":

@@ -238,7 +238,7 @@ export async function* mapEvents(
   const failed = failedStop(finish, "finishReason"); // not Gemini's, but a gateway's that fronts another API
   if (failed) throw failed;
 
-  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, geminiNames(ctx.tools ?? [])));
+  const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? (open ?? lastPartCall(parts, calls)) : undefined, geminiNames(ctx.tools ?? [])));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
@@ -257,6 +257,17 @@ export async function* mapEvents(
   const reason = stop === "other" ? `"${finish}"` : finish; // the loop says it stopped for it
   const detail = blocked ?? (unusual && finish ? (finishMessage ? `${reason}: ${finishMessage}` : reason) : undefined);
   yield { type: "done", message, usage: toUsage(usage), stop, ...(detail ? { detail } : {}) };
+}
+
+/**
+ * The call the output limit cut, of an answer that stopped at MAX_TOKENS with no call still open: the
+ * last part, when it is a call. The Gemini API sends each call whole, its arguments an object however
+ * far the model got (a file's content cut mid-line), so whether it was finished cannot be told; the
+ * other protocols' adapters pass such a call on unclosed, and it never runs (kernel/tool-calls.ts).
+ */
+function lastPartCall(parts: Part[], calls: OpenCall<Part>[]): OpenCall<Part> | undefined {
+  const last = calls.at(-1);
+  return last && parts.at(-1) === last.part ? last : undefined;
 }
 
 /**

@@ -21,7 +21,15 @@ export interface Adaptable {
   toolImagesAsText?: boolean;
   pdfs?: boolean;
   cacheMarks?: boolean;
+  joinUserTurns?: boolean;
 }
+
+/**
+ * A strict chat template's refusal of two messages of one role in a row: Gemma's, Mistral-Instruct's
+ * and Llama 2's on vLLM, TGI or llama-server --jinja raise "Conversation roles must alternate
+ * user/assistant/user/assistant/...", which the server returns as a 400.
+ */
+const ROLES_MUST_ALTERNATE = /roles must alternate/i;
 
 /**
  * How a strict server says it does not know a field: pydantic's "Extra inputs are not permitted"
@@ -65,6 +73,8 @@ export function adaptToRefusal(options: Adaptable, said: string, name?: string):
   if (options.pdfs && PDFS_REFUSED.test(said)) return (options.pdfs = false) || NO_PDFS_NOTICE;
   // the images of tool results, sent in a user message after them, to a server that takes no user turn there
   if (!options.toolImagesAsText && /unexpected role .?user.? after role .?tool/i.test(said)) return (options.toolImagesAsText = true) && TOOL_IMAGES_NOTICE;
+  // a history with user messages in a row (a summary after the first message, an older hey's session kept after a failed turn): joined
+  if (!options.joinUserTurns && ROLES_MUST_ALTERNATE.test(said)) return (options.joinUserTurns = true);
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
   // ("… is missing a `thought_signature`", openai/codex#7519, openai-agents-python#2137)
   if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);
@@ -77,3 +87,27 @@ export function adaptToRefusal(options: Adaptable, said: string, name?: string):
   if (options.reasoningReplay === "sent" && REASONING_WANTED.test(said)) return Boolean((options.reasoningReplay = "all"));
   return false;
 }
+
+/** A chat message as joinedUserTurns reads it: the SDK's type stays in openai.ts. */
+interface WireMessage {
+  role: string;
+  content?: unknown;
+}
+
+/**
+ * `messages` with each run of user messages in a row joined into one (Adaptable.joinUserTurns): their
+ * texts a blank line apart, their parts (images, files) kept in order. The run's first message object
+ * takes the others' content, so a cache mark on it stays; no other message changes.
+ */
+export function joinedUserTurns<M extends WireMessage>(messages: M[]): M[] {
+  const out: M[] = [];
+  for (const m of messages) {
+    const last = out.at(-1);
+    if (m.role !== "user" || last?.role !== "user") out.push(m);
+    else if (typeof last.content === "string" && typeof m.content === "string") out[out.length - 1] = { ...last, content: `${last.content}\n\n${m.content}` };
+    else out[out.length - 1] = { ...last, content: [...asParts(last.content), ...asParts(m.content)] };
+  }
+  return out;
+}
+
+const asParts = (content: unknown): unknown[] => (Array.isArray(content) ? content : [{ type: "text", text: typeof content === "string" ? content : "" }]);

@@ -11,7 +11,7 @@ import { adaptingStream } from "./adapting-stream.ts";
 import { conversationKey, errorContextOf, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
-import { adaptToRefusal } from "./openai-adapt.ts";
+import { adaptToRefusal, joinedUserTurns } from "./openai-adapt.ts";
 import { pdfsWithheld, toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
 import { documentsAsLines, takesPdfs } from "./documents.ts";
 import { reasoningFields, replaysEveryTurn, type ChatReasoningData, type ReasoningReplay } from "./reasoning-replay.ts";
@@ -67,6 +67,8 @@ export interface RequestOptions extends RequestBasics {
   pdfs?: boolean;
   /** Anthropic's `cache_control` breakpoints on the system prompt and the last turns (chat-cache-marks.ts) */
   cacheMarks?: boolean;
+  /** user messages in a row go as one (openai-adapt.ts joinedUserTurns): a strict chat template refused them */
+  joinUserTurns?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,7 +133,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (opts.cacheMarks && req.tools.length > 0) markCacheBreakpoints(messages, !req.onceTail, unchanged);
   if (req.note) appendNote(messages, req.note);
 
-  const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages, stream: true };
+  const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages: opts.joinUserTurns ? joinedUserTurns(messages) : messages, stream: true };
   if (opts.streamUsage !== false) body.stream_options = { include_usage: true };
   if (req.tools.length > 0)
     body.tools = req.tools.map((t) => ({
@@ -170,6 +172,9 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
 // Stream chunks → IR events
 
 /** What non-OpenAI hosts add to the SDK's delta and usage types. */
+/** The index a legacy `function_call` is joined at: past any `tool_calls` index, so one stream holding both keeps them apart. */
+const LEGACY_CALL_INDEX = Number.MAX_SAFE_INTEGER;
+
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null; reasoning_details?: unknown };
 type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number; prompt_tokens_details?: { cache_write_tokens?: number } | null };
 
@@ -235,6 +240,8 @@ export async function* mapEvents(
         yield { type: "text", delta: delta.refusal };
       }
       for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
+      // the deprecated `function_call` (older LocalAI and text-generation-webui builds answer `tools` so): one call, without id
+      if (delta.function_call) addFragment(calls, { index: LEGACY_CALL_INDEX, function: delta.function_call });
       // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
       if (choice.finish_reason) finish = choice.finish_reason;
       // The answer is complete once the finish and the usage asked for (on that chunk or a later one)

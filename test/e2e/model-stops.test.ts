@@ -89,13 +89,18 @@ test("Gemini MALFORMED_FUNCTION_CALL with nothing before it: no network back-off
   expect(userTexts(sent[1]!.body)).toEqual(["go", malformedCallNote("MALFORMED_FUNCTION_CALL")]);
 });
 
-test("Gemini UNEXPECTED_TOOL_CALL with nothing, after the model worked with tools: an error naming it; exit 1", async () => {
+test("Gemini UNEXPECTED_TOOL_CALL with nothing, after the model worked with tools: asked to make the call again, as a malformed one; it answers; exit 0", async () => {
   // The SDK's FinishReason.UNEXPECTED_TOOL_CALL: "a function call that is semantically invalid".
   const call = geminiChunk({ content: { role: "model", parts: [{ functionCall: { name: "read_file", args: { path: "nope.txt" } } }] }, finishReason: "STOP" });
-  server.enqueue(sseReply(call), sseReply(geminiChunk({ finishReason: "UNEXPECTED_TOOL_CALL" })));
+  const before = server.requests.length;
+  server.enqueue(sseReply(call), sseReply(geminiChunk({ finishReason: "UNEXPECTED_TOOL_CALL" })), textReply("google", "Done."));
   const result = await run("google", "/v1beta");
-  expect(result.code).toBe(1);
-  expect(result.stderr).toEndWith(`error: the model's answer was empty: it stopped for "UNEXPECTED_TOOL_CALL"\n`);
+  expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
+  expect(result.stderr).toContain("the model's tool call could not be parsed (UNEXPECTED_TOOL_CALL); it is asked to make it again");
+  expect(result.stderr).not.toContain("retrying");
+  const sent = server.requests.slice(before);
+  expect(sent).toHaveLength(3);
+  expect(userTexts(sent[2]!.body).at(-1)).toBe(malformedCallNote("UNEXPECTED_TOOL_CALL"));
 });
 
 // an empty answer is not a dropped connection: the endpoint answered, with nothing. Retried twice (a

@@ -3,13 +3,13 @@ import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
 import { runLoop, CUT_OFF, EMPTY_ANSWER, MALFORMED_QUOTE_CHARS, MALFORMED_STOP_AT, malformedCallNote } from "../../src/kernel/loop.ts";
 import { refused } from "../../src/kernel/refusal.ts";
-import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
+import { INTERRUPTED_ANSWER, REQUEST_FAILED } from "../../src/kernel/turns.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
 import { emptyUsage, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { resolveUserPath } from "../../src/fs/user-path.ts";
-import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
+import { loopDeps, sleepTool, TEST_RETRY } from "../helpers/loop-deps.ts";
 import { gate, until } from "../helpers/wait.ts";
 import { createCompressTool } from "../../src/tools/compress.ts";
 import { withUniqueCallIds } from "../../src/kernel/tool-calls.ts";
@@ -148,11 +148,11 @@ describe("a hand-off or an answer without text", () => {
   });
 
   test("an empty reply after tools that stopped for an unlisted reason: an error naming it, not a silent end", async () => {
-    const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "other", detail: '"UNEXPECTED_TOOL_CALL"' }]), {
+    const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "other", detail: '"OTHER"' }]), {
       tools: [sleepTool("t", 1)],
     });
     expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "error", turns: 2 });
-    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER}: it stopped for "UNEXPECTED_TOOL_CALL"` }]);
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER}: it stopped for "OTHER"` }]);
   });
 
   test("an empty reply after tools that stays empty through its retries ends the run normally, its work the result (Claude's empty end_turn through a gateway); a first one stays an error", async () => {
@@ -594,6 +594,35 @@ describe("retries", () => {
       ["assistant", INTERRUPTED_ANSWER],
       ["user", "what time is it"],
     ]);
+  });
+
+  test.each([
+    ["a rejection", new ProviderError("bad_request", "request rejected (400): nope")],
+    ["an error after its retries", new ProviderError("network", "ECONNRESET")],
+  ])(
+    "a run that failed before an answer (%s) leaves the marker of a failed request: the next message goes after an assistant turn, not as a second user message in a row",
+    async (_, error) => {
+      const provider = fakeProvider([{ error }, { text: "ok" }]);
+      const messages = [userMessage("first")];
+      const deps = loopDeps(provider, { retry: { ...TEST_RETRY, maxRetries: 0 } });
+      expect((await runLoop(messages, deps)).stop).toBe("error");
+      expect(deps.output.of("error").map((e) => e.message)).toEqual([error.message]);
+      messages.push(userMessage("second"));
+      expect((await runLoop(messages, loopDeps(provider))).stop).toBe("end");
+      expect(provider.requests[1]!.messages.map((m) => [m.role, textOf(m)])).toEqual([
+        ["user", "first"],
+        ["assistant", `[interrupted: ${REQUEST_FAILED}]`],
+        ["user", "second"],
+      ]);
+    },
+  );
+
+  test("a request that fails after tool results is marked too: the next message does not follow the results directly", async () => {
+    const provider = fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { error: new ProviderError("bad_request", "rejected") }, { text: "ok" }]);
+    const messages = [userMessage("first")];
+    expect((await runLoop(messages, loopDeps(provider))).stop).toBe("error");
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(textOf(messages.at(-1)!)).toBe(`[interrupted: ${REQUEST_FAILED}]`);
   });
 
   test("a stream that fails before any delta is retried", async () => {

@@ -420,7 +420,7 @@ describe("finishReasons no recording shows, through the SDK", () => {
     expect(server.requests.length - before).toBe(1);
   });
 
-  test("UNEXPECTED_TOOL_CALL: an unlisted stop, 'other', naming the reason and Gemini's finishMessage", async () => {
+  test("UNEXPECTED_TOOL_CALL: the model's bad call, as MALFORMED_FUNCTION_CALL: stop malformed_call naming the reason and Gemini's finishMessage", async () => {
     // The SDK's FinishReason.UNEXPECTED_TOOL_CALL: "a function call that is semantically invalid"
     // (function calling not enabled, or a function not declared).
     const { events, error } = await replay(sseReply(chunk({ finishReason: "UNEXPECTED_TOOL_CALL", finishMessage: "Unexpected tool call: delete_everything" })));
@@ -431,8 +431,8 @@ describe("finishReasons no recording shows, through the SDK", () => {
         type: "done",
         message: expect.objectContaining({ content: [] }),
         usage: usage(9, 0),
-        stop: "other",
-        detail: '"UNEXPECTED_TOOL_CALL": Unexpected tool call: delete_everything',
+        stop: "malformed_call",
+        detail: "UNEXPECTED_TOOL_CALL: Unexpected tool call: delete_everything",
       },
     ]);
   });
@@ -538,6 +538,8 @@ describe("mapEvents on hand-made chunks", () => {
     ["PROHIBITED_CONTENT", "refusal"],
     ["BLOCKLIST", "refusal"],
     ["SPII", "refusal"],
+    ["MALFORMED_FUNCTION_CALL", "malformed_call"],
+    ["UNEXPECTED_TOOL_CALL", "malformed_call"],
     ["LANGUAGE", "other"],
     ["SOMETHING_NEW", "other"],
   ])("finishReason %s → %s", async (finishReason, stop) => {
@@ -580,6 +582,34 @@ describe("mapEvents on hand-made chunks", () => {
     ] as Chunk[]);
     expect(last(events).stop).toBe("length");
     expect(last(events).message.toolCalls?.map((c) => c.arguments)).toEqual(['{"path":"a.md","content":"# Gu"']);
+  });
+
+  test("MAX_TOKENS after whole calls (the Gemini API's): the last, the one the limit stopped, stays unclosed as cut and does not run; the ones before run", async () => {
+    // x7 #8: Gemini sends each call whole, its arguments an object however far the model got
+    const write = { name: "write_file", args: { path: "gm2.py", content: "def main():\n    print('hel" } };
+    const read = { name: "read_file", args: { path: "a.txt" } };
+    const events = await run([
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: read }, { functionCall: write }] }, finishReason: "MAX_TOKENS" as never }] },
+    ] as Chunk[]);
+    expect(last(events).stop).toBe("length");
+    const [first, cut] = last(events).message.toolCalls!;
+    expect(JSON.parse(first!.arguments)).toEqual(read.args);
+    expect(cut!.arguments).toBe(JSON.stringify(write.args).slice(0, -1));
+    expect(() => JSON.parse(cut!.arguments)).toThrow();
+  });
+
+  test("MAX_TOKENS with text after the last call: the call was finished, and stays whole", async () => {
+    const read = { name: "read_file", args: { path: "a.txt" } };
+    const events = await run([
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: read }, { text: "Now I will" }] }, finishReason: "MAX_TOKENS" as never }] },
+    ] as Chunk[]);
+    expect(last(events).message.toolCalls?.map((c) => JSON.parse(c.arguments))).toEqual([read.args]);
+  });
+
+  test("STOP after whole calls: every call whole", async () => {
+    const write = { name: "write_file", args: { path: "a.py", content: "x" } };
+    const events = await run([{ candidates: [{ content: { role: "model", parts: [{ functionCall: write }] }, finishReason: "STOP" as never }] }] as Chunk[]);
+    expect(last(events).message.toolCalls?.map((c) => JSON.parse(c.arguments))).toEqual([write.args]);
   });
 
   test("usage adds tool-use prompt tokens to input and reads cached tokens", async () => {

@@ -20,6 +20,7 @@ test.each([
 
 test.each([
   ["Unrecognized request argument supplied: stream_options", { streamUsage: false }],
+  ["request rejected (400): Conversation roles must alternate user/assistant/user/assistant/...", { joinUserTurns: true }], // vLLM, TGI with a strict template
   ["Unrecognized request argument supplied: prompt_cache_key", { cacheKey: false }],
   ["Tool call id was call_1 but must be a-z, A-Z, 0-9, with a length of 9.", { nineCharIds: true }],
   ["Function call is missing a thought_signature in functionCall parts.", { signatureFallback: true }],
