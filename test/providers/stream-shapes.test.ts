@@ -84,7 +84,8 @@ describe("a body that closed cleanly in the middle of an event", () => {
   });
 
   test("Anthropic's events cut inside the last one: a cut connection too", async () => {
-    const body = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"m","content":[],"usage":{"input_tokens":3,"output_tokens":0}}}\n\nevent: content_block_start\ndata: {"type":"content_block_st';
+    const body =
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"m","content":[],"usage":{"input_tokens":3,"output_tokens":0}}}\n\nevent: content_block_start\ndata: {"type":"content_block_st';
     const { error } = await run("anthropic", sseReply(body));
     expect(error?.kind).toBe("network");
     expect(error?.retryable).toBe(true);
