@@ -40,12 +40,16 @@ export class StreamShape {
   /** the body closed (not reset, not aborted) */
   ended = false;
   private line = "";
+  /** the last chunk ended with a CR, whose LF may start the next */
+  private cr = false;
   /** the start of the first `data:` payload of the event not yet ended by a blank line ("" when none) */
   private open = "";
   private read = 0;
 
   push(text: string): void {
-    const lines = (this.line + text).split(/\r\n|\r|\n/);
+    const lines = (this.cr && text.startsWith("\n") ? text.slice(1) : text).split(/\r\n|\r|\n/);
+    this.cr = text.endsWith("\r");
+    lines[0] = this.line + lines[0];
     this.line = lines.pop() ?? "";
     if (this.read >= EVENTS_READ) this.line = this.line.slice(0, LINE_KEPT);
     for (const line of lines) this.take(line);
@@ -58,7 +62,7 @@ export class StreamShape {
   /** The body closed while an event of JSON was still being sent: a connection cut at a clean close, not a server that speaks no JSON. */
   get cutInEvent(): boolean {
     const open = this.open || (this.line.startsWith("data:") ? this.line.slice(5).trimStart() : "");
-    return this.ended && /^[{[]/.test(open);
+    return this.ended && /^(?:\{|\[(?!DONE\]))/.test(open);
   }
 
   /** The protocol the events were of when none was `own`'s: the configured protocol is wrong for this server. */

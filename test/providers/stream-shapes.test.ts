@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { PROTOCOLS, userMessage, type Protocol } from "../../src/kernel/ir.ts";
 import type { ProviderError } from "../../src/kernel/provider.ts";
 import { createProvider } from "../../src/providers/create.ts";
-import { protocolOfEvent } from "../../src/providers/stream-shape.ts";
+import { protocolOfEvent, StreamShape } from "../../src/providers/stream-shape.ts";
 import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
 import { sseReply, startReplayServer, type Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -89,5 +89,40 @@ describe("a body that closed cleanly in the middle of an event", () => {
     const { error } = await run("anthropic", sseReply(body));
     expect(error?.kind).toBe("network");
     expect(error?.retryable).toBe(true);
+  });
+});
+
+describe("StreamShape, chunk by chunk", () => {
+  const shapeOf = (...chunks: string[]) => {
+    const shape = new StreamShape();
+    for (const c of chunks) shape.push(c);
+    shape.end();
+    return shape;
+  };
+
+  test("an event of JSON cut at the close, in whatever chunks it came: a cut", () => {
+    expect(shapeOf('data: {"choices":[{"delta":{"content":"Hel').cutInEvent).toBe(true);
+    expect(shapeOf("da", 'ta: {"choi', 'ces":[').cutInEvent).toBe(true);
+    // the line came whole, the blank line that ends the event did not
+    expect(shapeOf('data: {"choices":[{"delta":{"content":"Hel\n').cutInEvent).toBe(true);
+  });
+
+  test("ended events, [DONE] without its blank line, a reset (no end): no cut", () => {
+    expect(shapeOf('data: {"choices":[]}\n\n').cutInEvent).toBe(false);
+    expect(shapeOf('data: {"choices":[]}\r', "\n\r\n").cutInEvent).toBe(false);
+    expect(shapeOf('data: {"choices":[]}\n\ndata: [DONE]').cutInEvent).toBe(false);
+    expect(shapeOf("data: <html>").cutInEvent).toBe(false);
+    const reset = new StreamShape();
+    reset.push('data: {"choices":[{"delta":{"content":"Hel');
+    expect(reset.cutInEvent).toBe(false);
+  });
+
+  test("the protocol of the events read, split anywhere; foreign only when none is the adapter's own", () => {
+    const body = sse([chatChunk({ content: "hi" }), chatChunk({ finish: "stop" })]);
+    const split = shapeOf(body.slice(0, 7), body.slice(7, 40), body.slice(40));
+    expect([...split.protocols]).toEqual(["openai"]);
+    expect(split.foreign("openai")).toBeUndefined();
+    expect(split.foreign("anthropic")).toBe("openai");
+    expect(shapeOf(": keep-alive\n\n", 'data: {"error":{"message":"x"}}\n\n').foreign("openai")).toBeUndefined();
   });
 });
