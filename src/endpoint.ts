@@ -90,6 +90,7 @@ export function providerFor(
     fetch,
     idleTimeoutMs,
     baseUrlSetting,
+    ...(name === "cli" && !settings.source ? {} : { protocolSetting: `[provider.${name}]${settings.source ? ` in ${settings.source}` : ""}` }),
     ...keySettingOf(settings),
     ...(builtInUrl(settings) ? { builtInUrl: true } : {}),
     ...(proxy ? { proxy } : {}),

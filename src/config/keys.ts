@@ -103,7 +103,7 @@ export const SECTIONS = {
     enabled: {
       kind: "boolean",
       default: true,
-      doc: "retry rate limits, overloads and network errors; an answer that is not the protocol (an HTML page, JSON that is neither an error nor a whole answer instead of a stream) is a `protocol` error, never retried",
+      doc: "retry rate limits, overloads and network errors; an answer that is not the protocol (an HTML page, JSON that is neither an error nor a whole answer instead of a stream, a stream of another protocol's events) is a `protocol` error, never retried",
     },
     max_retries: { kind: "count", default: 5, range: [0, 100], env: "HEY_MAX_RETRIES", doc: "retries of one request" },
     base_delay_ms: {
@@ -128,7 +128,7 @@ export const SECTIONS = {
       kind: "positive",
       default: DEFAULT_IDLE_TIMEOUT_MS,
       range: [100, HOUR_MS],
-      doc: "a model stream silent this long (before its first byte or between chunks; keep-alives count as data, for 5 times this at most without an event) is a network error, retried within `max_retries` — but a server that sends no event of its answer (not a byte, or keep-alives only) twice in a row is given up on (reasoning models that stream nothing while they think may need more)",
+      doc: "a model stream silent this long (before its first byte or between chunks; keep-alives count as data, for 5 times this at most without an event) is a network error, retried within `max_retries` — but a server that sends no event of its answer (not a byte, or keep-alives only) twice in a row is given up on, and so is a model silent this long after its reasoning twice in a row (reasoning models that stream nothing while they think, or pause before they answer, may need more)",
     },
   },
   compaction: {

@@ -182,6 +182,8 @@ export class ProviderError extends Error {
    * (kernel/retry.ts SILENT_TRIES counts such tries in a row too)
    */
   readonly answerless: boolean;
+  /** the try was ended as no event came for this long (the idle timeout, or keep-alives alone): a stall, not a cut connection */
+  readonly stalledMs: number | undefined;
   /** the endpoint said it has no such model (a 404 naming it): another model may answer where this one cannot (a fallback) */
   readonly missingModel: boolean;
   /** given up unretried as the server's wait is longer than hey waits ([retry] max_delay_ms): a longer wait or another model would help (retried-request.ts) */
@@ -207,6 +209,7 @@ export class ProviderError extends Error {
       overflow?: ContextOverflow;
       silent?: boolean;
       answerless?: boolean;
+      stalledMs?: number;
       missingModel?: boolean;
       waitTooLong?: boolean;
       cause?: unknown;
@@ -222,6 +225,7 @@ export class ProviderError extends Error {
     this.overflow = opts.overflow;
     this.silent = opts.silent ?? false;
     this.answerless = this.silent || (opts.answerless ?? false);
+    this.stalledMs = opts.stalledMs;
     this.missingModel = opts.missingModel ?? false;
     this.waitTooLong = opts.waitTooLong ?? false;
     this.usage = opts.usage;

@@ -86,7 +86,14 @@ export function retryOrGiveUp(
   deps: RetryDeps,
   thoughtCutTries = 0,
 ): { delayMs: number } | { error: ProviderError } {
-  const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless, thoughtCutTries };
+  const failure = {
+    kind: error.kind,
+    final: error.final,
+    silentTries: stuck.silent,
+    answerlessTries: stuck.answerless,
+    thoughtCutTries,
+    stalledMs: error.stalledMs,
+  };
   const decision = retryDecision(
     error.retryAfterMs !== undefined ? { ...failure, retryAfterMs: error.retryAfterMs } : failure,
     attempt,

@@ -28,6 +28,8 @@ export interface RetryableFailure {
   answerlessTries?: number;
   /** How many tries in a row, this one included, had their connection cut after thinking and before a word of the answer. */
   thoughtCutTries?: number;
+  /** this try was ended as no event came for this long (ProviderError.stalledMs): a stall, not a cut */
+  stalledMs?: number;
 }
 
 /** Tries in a row that ended with no answer: `silent` ones (not a byte) and all `answerless` ones (silent, or keep-alives only). */
@@ -141,7 +143,10 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
   if ((failure.thoughtCutTries ?? 0) >= THOUGHT_CUT_TRIES)
     return {
       retry: false,
-      why: `the connection was cut after thinking on ${failure.thoughtCutTries} tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)`,
+      why:
+        failure.stalledMs === undefined
+          ? `the connection was cut after thinking on ${failure.thoughtCutTries} tries in a row, so hey stopped (a gateway's or proxy's limit on a stream's length cuts one that thinks this long every time)`
+          : `the model sent no event for ${formatWait(failure.stalledMs)} after its reasoning on ${failure.thoughtCutTries} tries in a row, so hey stopped (a model that pauses longer between its reasoning and its answer needs a larger [retry] idle_timeout_ms)`,
     };
   const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
   if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };

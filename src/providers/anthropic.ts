@@ -358,6 +358,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
           (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sent.maxTokens }),
           (e) => toProviderError(e, errorContext),
           opensAnswer,
+          { protocol: "anthropic", baseUrl: opts.baseUrl, setting: opts.protocolSetting },
         );
       // a turn the server paused goes on where it stopped (anthropic-pause.ts)
       // a 400 that one change of the request avoids, made for good (anthropic-adapt.ts)

@@ -66,6 +66,8 @@ export interface ProviderOptions {
   proxy?: string;
   /** Where `baseUrl` was set, for the error of a host that does not resolve: `base_url of [provider.NAME] in FILE`, `--base-url`. */
   baseUrlSetting?: string;
+  /** Where `protocol` was set, for the error of a stream of another protocol's events: `[provider.NAME] in FILE`; undefined: --protocol (HEY_PROTOCOL). */
+  protocolSetting?: string;
   /** `baseUrl` is hey's own built-in address (no one wrote it): a name that does not resolve is this machine's network or DNS, not a typo. */
   builtInUrl?: boolean;
   /** Abort when nothing arrives for this long; default DEFAULT_IDLE_TIMEOUT_MS (stream-guard.ts). */

@@ -313,6 +313,7 @@ function namedFailures(
         if (e.message.startsWith(KEEP_ALIVES_ONLY))
           throw new ProviderError("network", `${where} ${e.message} (keep-alives hold a try ${KEEP_ALIVE_TIMEOUTS} × [retry] idle_timeout_ms at most)`, {
             answerless: e.answerless,
+            ...(e.stalledMs === undefined ? {} : { stalledMs: e.stalledMs }),
             cause: e,
           });
         // a proxy that refuses names its own setting (net/errors.ts)

@@ -383,6 +383,8 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
               failed: () => (seen.errorChunk ? errorChunkFailure(seen.errorChunk, errorContext) : undefined),
             }),
           (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
+          undefined,
+          { protocol: "google", baseUrl: opts.baseUrl, setting: opts.protocolSetting },
         );
       // a thinking level or budget the model refuses goes again as the nearest it takes (gemini-thinking.ts)
       return fittingThinking(attempt, (requestOptions.thinking ??= {}), opts.model, request.effort ?? opts.effort);

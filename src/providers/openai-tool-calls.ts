@@ -55,7 +55,10 @@ export interface CallFragment {
  * fragment of one call, the name on the first only). Ollama, LiteLLM's ollama_chat and some gateways send each of several
  * calls whole at index 0 (ollama/ollama#15457). Ollama and Gemini's compat endpoint have also sent
  * no `index` (ollama/ollama#7881): then a fragment with an id starts the next call and one without
- * continues the last.
+ * continues the last. With no ids at all (proxies that translate another API's parallel calls, all
+ * at index 0 or with none), a fragment that brings a name once the call has a name and arguments
+ * that are a whole JSON object starts a new call too (startsCall): joined, the two would be one
+ * call of two objects that runs neither.
  */
 export function addFragment(calls: StreamedCall[], tc: CallFragment): void {
   const id = tc.id ?? "";
@@ -64,9 +67,11 @@ export function addFragment(calls: StreamedCall[], tc: CallFragment): void {
     const index = tc.index;
     slot = calls.findLast((c) => c.index === index);
     if (slot && id && slot.id && id !== slot.id && tc.function?.name && (slot.name || slot.args)) slot = undefined;
+    if (slot && startsCall(slot, tc)) slot = undefined;
     if (!slot) calls.push((slot = { index, id: "", name: "", args: "" }));
   } else {
     slot = id ? undefined : calls.at(-1);
+    if (slot && startsCall(slot, tc)) slot = undefined;
     if (!slot) calls.push((slot = { index: Math.max(-1, ...calls.map((c) => c.index)) + 1, id: "", name: "", args: "" }));
   }
   slot.id ||= id;
@@ -76,4 +81,27 @@ export function addFragment(calls: StreamedCall[], tc: CallFragment): void {
   const args = tc.function?.arguments;
   // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
   if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
+}
+
+/**
+ * Whether id-less fragment `tc` starts a call after `slot`: it names a function while `slot` has a
+ * name and whole arguments, and it is no repeat of `slot`'s name alone (servers that repeat the
+ * name on every fragment send it with the rest of the same arguments, or with none).
+ */
+function startsCall(slot: StreamedCall, tc: CallFragment): boolean {
+  const name = tc.function?.name;
+  if (!name || !slot.name || (tc.id && slot.id)) return false;
+  if (name === slot.name && !tc.function?.arguments) return false;
+  return wholeObject(slot.args);
+}
+
+/** `args` is one whole JSON object (a call's complete arguments, not the start of them). */
+function wholeObject(args: string): boolean {
+  if (!/^\s*\{[\s\S]*\}\s*$/.test(args)) return false;
+  try {
+    const v: unknown = JSON.parse(args);
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
 }

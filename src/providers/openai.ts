@@ -388,6 +388,8 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
           { model: opts.model, usageAsked: requestOptions.streamUsage !== false, ended: () => response !== undefined && markers.ended(response) },
         ),
       (e) => toProviderError(e, errorContext),
+      undefined,
+      { protocol: "openai", baseUrl: opts.baseUrl, setting: opts.protocolSetting },
     );
   };
 

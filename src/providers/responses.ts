@@ -371,6 +371,7 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
       (events) => mapEvents(events, { model: opts.model }),
       (e) => toProviderError(e, errorContext),
       opensAnswer,
+      { protocol: "responses", baseUrl: opts.baseUrl, setting: opts.protocolSetting },
     );
 
   return {

@@ -4,6 +4,8 @@
 // after the headers would hang until Bun's socket idle timeout (sdk-facts §1.1, §5.3).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
+import { UNFINISHED } from "./common.ts";
+import { foreignEventsError, type ProtocolPlace, StreamShape } from "./stream-shape.ts";
 
 /**
  * Default `[retry] idle_timeout_ms` (it replaces Bun's 5-minute socket idle timeout, which the
@@ -142,7 +144,7 @@ export const NOT_A_BYTE = "not a byte";
  */
 export function idleError(idleMs: number, silent = false, answerless = silent): ProviderError {
   if (silent) return new ProviderError("network", `no answer in ${idleMs / 1000} s, ${NOT_A_BYTE}`, { silent: true });
-  return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`, { answerless });
+  return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`, { answerless, stalledMs: idleMs });
 }
 
 /**
@@ -151,7 +153,8 @@ export function idleError(idleMs: number, silent = false, answerless = silent): 
  * event of the answer came at all (not just none for `ms`), so it counts toward SILENT_TRIES.
  */
 export function keepAlivesError(ms: number, answerless = false): ProviderError {
-  return new ProviderError("network", `${KEEP_ALIVES_ONLY} for ${formatMs(ms)} and no event of the answer`, { answerless });
+  const what = answerless ? "and no event of the answer" : "after part of the answer, and no further event";
+  return new ProviderError("network", `${KEEP_ALIVES_ONLY} for ${formatMs(ms)} ${what}`, { answerless, stalledMs: ms });
 }
 
 /** How the message of a keep-alive stall starts: create.ts names the endpoint before it and the setting after it. */
@@ -170,7 +173,10 @@ const formatMs = (ms: number) => (ms >= 120_000 && ms % 60_000 === 0 ? `${ms / 6
  * means DEFAULT_IDLE_TIMEOUT_MS. The caller's abort always ends as a throw of its reason (the
  * SDKs differ: openai and anthropic end their loop silently, genai throws AbortError); a stall
  * becomes `idleError`; any other failure goes through `classify`, the adapter's pure
- * `toProviderError`.
+ * `toProviderError`. `place`: the adapter's protocol and where it is set, so that a stream of
+ * another protocol's events (which the adapter reads as one cut short, or empty) fails at once
+ * naming both (stream-shape.ts), and a stream whose body closed inside an event is a cut
+ * connection, retried, not an endpoint that does not speak the protocol.
  */
 export async function* guardedStream<E>(
   signal: AbortSignal,
@@ -179,6 +185,7 @@ export async function* guardedStream<E>(
   map: (events: AsyncIterable<E>) => AsyncGenerator<StreamEvent>,
   classify: (e: unknown) => ProviderError,
   opening?: (event: E) => boolean,
+  place?: ProtocolPlace,
 ): AsyncGenerator<StreamEvent> {
   const idleMs = idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const watchdog = startIdleWatchdog(signal, idleMs);
@@ -192,8 +199,11 @@ export async function* guardedStream<E>(
     }
   } catch (e) {
     signal.throwIfAborted();
+    const shape = shapes.get(watchdog);
+    const foreign = place && shape?.foreign(place.protocol);
+    if (place && foreign) throw foreignEventsError(foreign, place);
     if (watchdog.fired) throw stallCauses.get(watchdog) ?? keepAlivesIn(watchdog.signal.reason) ?? idleError(idleMs, !watchdog.heard, !watchdog.answered);
-    throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
+    throw providerErrorIn(e) ?? (e instanceof SyntaxError ? (shape?.cutInEvent ? cutInEventError() : malformedError(e, place?.baseUrl)) : classify(e));
   } finally {
     watchdog.dispose();
   }
@@ -203,6 +213,8 @@ export async function* guardedStream<E>(
 const requestsOf = new AsyncLocalStorage<IdleWatchdog>();
 /** What a stalled request's fetch found the stall was (the SDKs report an aborted fetch as an abort, without it). */
 const stallCauses = new WeakMap<IdleWatchdog, ProviderError>();
+/** What the bytes of a stream's body showed (watchedResponse): its events' protocol, a cut inside an event. */
+const shapes = new WeakMap<IdleWatchdog, StreamShape>();
 
 /**
  * Records, for the stream whose request is being made, why its fetch failed: when the watchdog had
@@ -219,17 +231,23 @@ export function explainStall(failure: ProviderError): void {
  * that asked for it (unchanged outside guardedStream). The SDKs drop SSE comments (OpenRouter's
  * `: OPENROUTER PROCESSING`, a gateway's `: keep-alive`) and Anthropic's `ping` events, which
  * servers send precisely while a model thinks in silence; such a stream is alive, not stalled.
+ * The bytes also feed the stream's StreamShape (read by guardedStream when the stream fails).
  * Called by the one fetch every adapter is given (create.ts).
  */
 export function watchedResponse(response: Response): Response {
   const watchdog = requestsOf.getStore();
   if (!watchdog || !response.body) return response;
+  const shape = new StreamShape();
+  shapes.set(watchdog, shape);
+  const decoder = new TextDecoder();
   const body = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, out) {
         watchdog.touch();
+        shape.push(decoder.decode(chunk, { stream: true }));
         out.enqueue(chunk);
       },
+      flush: () => shape.end(), // a clean close: a reset or an abort errors the stream instead
     }),
   );
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -241,9 +259,21 @@ function providerErrorIn(e: unknown): ProviderError | undefined {
   return undefined;
 }
 
-/** The SDKs' event parsers throw SyntaxError on an event that is not JSON: the server does not speak the protocol, retrying cannot help. */
-function malformedError(e: SyntaxError): ProviderError {
-  return new ProviderError("protocol", `the model's answer is malformed (${e.message}); the server at base_url does not speak this protocol as expected`);
+/**
+ * The SDKs' event parsers throw SyntaxError on an event that is not JSON: a server whose events are
+ * whole and not JSON does not speak the protocol, retrying cannot help (cutInEventError is the other case).
+ */
+function malformedError(e: SyntaxError, baseUrl = "base_url"): ProviderError {
+  return new ProviderError("protocol", `the model's answer is malformed (${e.message}); the server at ${baseUrl} does not speak this protocol as expected`);
+}
+
+/**
+ * A body that closed in the middle of an event of JSON (its last `data:` line cut short): a proxy's
+ * or gateway's cut (a limit on a stream's length, an upstream that died), closed cleanly instead of
+ * reset. Retried like the reset, or "broke off" after part of an answer.
+ */
+function cutInEventError(): ProviderError {
+  return new ProviderError("network", `${UNFINISHED}: the stream ended in the middle of an event`);
 }
 
 /** A stream that ended because of an abort (silently, or with its body already read) throws instead. */

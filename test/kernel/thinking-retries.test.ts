@@ -49,6 +49,17 @@ test("cut after thinking on every try (a gateway's limit on a stream's length): 
   );
 });
 
+test("silent after its reasoning on every try (the idle timeout, nothing cut): given up after one retry, saying so and naming [retry] idle_timeout_ms", async () => {
+  const stalled = () => new ProviderError("network", "no data from the model for 3 s", { stalledMs: 3_000 });
+  const provider = fakeProvider(Array.from({ length: 6 }, () => ({ thinking: "Thinking…", error: stalled() })));
+  const deps = loopDeps(provider);
+  expect((await runLoop([userMessage("q")], deps)).stop).toBe("error");
+  expect(provider.requests).toHaveLength(2);
+  expect(deps.output.of("error")[0]!.message).toBe(
+    "no data from the model for 3 s — the model sent no event for 3 s after its reasoning on 2 tries in a row, so hey stopped (a model that pauses longer between its reasoning and its answer needs a larger [retry] idle_timeout_ms)",
+  );
+});
+
 test("a gateway's timeout of a long thinking (its error chunk, not a cut connection) on every try is given up after one retry too, not sent 6 times", async () => {
   const timedOut = () => new ProviderError("overloaded", "the model failed mid-stream: upstream request timed out");
   const provider = fakeProvider(Array.from({ length: 6 }, () => ({ thinking: "Thinking…", error: timedOut() })));

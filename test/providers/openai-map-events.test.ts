@@ -73,6 +73,41 @@ describe("tool calls", () => {
     expect(done(events).message.toolCalls).toEqual(calls(events));
   });
 
+  test("id-less calls sent whole at a shared index 0 (a proxy translating parallel calls) are separate calls, whatever their names", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "write_file", arguments: '{"path":"k1.txt","content":"1"}' } }] }),
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "bash", arguments: '{"command":"echo hi > k2.txt"}' } }] }),
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "bash", arguments: '{"command":' } }] }),
+      raw({ tool_calls: [{ index: 0, function: { arguments: '"ls"}' } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events).map(({ name, arguments: args }) => ({ name, args }))).toEqual([
+      { name: "write_file", args: '{"path":"k1.txt","content":"1"}' },
+      { name: "bash", args: '{"command":"echo hi > k2.txt"}' },
+      { name: "bash", args: '{"command":"ls"}' },
+    ]);
+    expect(new Set(calls(events).map((c) => c.id)).size).toBe(3);
+  });
+
+  test("id-less calls with no index at all: a fragment naming a tool after whole arguments starts the next call", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ type: "function", function: { name: "write_file", arguments: '{"path":"n1.txt","content":"1"}' } }] }),
+      raw({ tool_calls: [{ type: "function", function: { name: "write_file", arguments: '{"path":"n2.txt","content":"2"}' } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events).map((c) => c.arguments)).toEqual(['{"path":"n1.txt","content":"1"}', '{"path":"n2.txt","content":"2"}']);
+  });
+
+  test("a name repeated on every fragment of one id-less call, with the rest of its arguments, stays one call", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "write_file", arguments: '{"path":"ie.txt",' } }] }),
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "write_file", arguments: '"content":"e"}' } }] }),
+      raw({ tool_calls: [{ index: 0, type: "function", function: { name: "write_file" } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toMatchObject([{ name: "write_file", arguments: '{"path":"ie.txt","content":"e"}' }]);
+  });
+
   test("fragments of one call each with a new id but no name (Poolside, mlx-openai-server) stay one call", async () => {
     const events = await run([
       raw({ tool_calls: [{ index: 0, id: "call_A", type: "function", function: { name: "read_file", arguments: "" } }] }),

@@ -121,7 +121,10 @@ describe("startIdleWatchdog", () => {
         kind: "network",
         silent: false,
         answerless: items === 0,
-        message: "sent only keep-alives for 0.3 s and no event of the answer",
+        message:
+          items === 0
+            ? "sent only keep-alives for 0.3 s and no event of the answer"
+            : "sent only keep-alives for 0.3 s after part of the answer, and no further event",
       });
       source.end();
       await next;
