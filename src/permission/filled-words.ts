@@ -94,7 +94,9 @@ function below(starts: Word[], plain: boolean, segments: Segment[], control: Con
       const places = [f.normalize(p), f.normalize(real)].map(fold);
       if (places.some(inGit)) return `${there}, a folder in a git directory (git runs the commands its config and hooks name)`;
       const held = control.paths.find((c) => places.some((d) => under(fold(f.normalize(c)), d)));
-      if (held) return `${there}, which holds hey's own \`${shown(held)}\`: ${SEARCH}`;
+      // one not there yet counts too (`cp -rT evil {}` onto a folder find finds above it makes it), said after what is there
+      const made = held !== undefined && control.fileState?.(held) === "none";
+      if (held && !made) return `${there}, which holds hey's own \`${shown(held)}\`: ${SEARCH}`;
       for (const g of control.guarded ?? [])
         for (const d of [g.dir, ...(g.real !== undefined ? [g.real] : [])].map((x) => fold(f.normalize(x))))
           if (places.some((at) => under(d, at) || under(at, d))) return `${there}, which holds or is in \`${g.dir}\` (${g.why}): ${SEARCH}`;
@@ -102,10 +104,10 @@ function below(starts: Word[], plain: boolean, segments: Segment[], control: Con
       if (tree === undefined) return `${there}, which hey cannot search here`;
       if (tree === "maybe") return `${there}, which holds more than hey searches (10,000 entries) or a folder it cannot read: ${SEARCH}`;
       if ("unknown" in tree) return `${there}, which was not searched: ${tree.unknown}`;
-      if (!tree.found || !tree.what) continue;
-      const found = `\`${tree.found.startsWith(real) ? w.raw.replace(/\/$/, "") + tree.found.slice(real.length) : tree.found}\``;
+      const found = tree.found && `\`${tree.found.startsWith(real) ? w.raw.replace(/\/$/, "") + tree.found.slice(real.length) : tree.found}\``;
       if (tree.what === "name") return `${there}, which holds ${found}, a name xargs splits into other words: use \`find … -print0 | xargs -0\``;
-      return `${there}, which holds ${found}, ${KINDS[tree.what]}: ${SEARCH}`;
+      if (tree.what) return `${there}, which holds ${found}, ${KINDS[tree.what]}: ${SEARCH}`;
+      if (held) return `${there}, where hey's own \`${shown(held)}\` would be made: ${SEARCH}`;
     }
   }
   return undefined;
