@@ -12,7 +12,7 @@ import { program } from "./match.ts";
 import { findStarts } from "./programs.ts";
 import type { Filled, Segment, Word } from "./shell-model.ts";
 
-const SEARCH = "search a folder that holds none of hey's or git's files (`find src …`)";
+const SEARCH = "search a folder that holds none of hey's or git's files (`find src …`), or name the files (a glob: `sed -i … *.md`)";
 const NAME = "name the files in the command, or pipe a plain `find DIR` of a folder without hey's or git's files into xargs";
 
 /**

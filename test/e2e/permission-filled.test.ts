@@ -39,7 +39,7 @@ test("find -exec cp … {} and … | xargs cp are refused under an allow list, s
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got[1]).toBe(
-    "blocked by permission rules: cannot verify `find . -name config -exec cp src/cfg {} \\;`: `cp` may write `{}`, which find fills in with each file it finds below `.`, which holds `./.git`, a git directory (git runs the commands its config and hooks name): search a folder that holds none of hey's or git's files (`find src …`)",
+    "blocked by permission rules: cannot verify `find . -name config -exec cp src/cfg {} \\;`: `cp` may write `{}`, which find fills in with each file it finds below `.`, which holds `./.git`, a git directory (git runs the commands its config and hooks name): search a folder that holds none of hey's or git's files (`find src …`), or name the files (a glob: `sed -i … *.md`)",
   );
   expect(got[2]).toBe(
     "blocked by permission rules: cannot verify `printf '.git/config\\n' | xargs cp src/cfg`: `cp` may write the words xargs appends, which xargs reads from what `printf '.git/config\\n'` prints, known only at run time: name the files in the command, or pipe a plain `find DIR` of a folder without hey's or git's files into xargs",
