@@ -8,7 +8,7 @@ import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
 import { gitOwnership, gitPlaces, workTreeTop } from "../fs/git-places.ts";
 import { namesRevision } from "../fs/git-refs.ts";
 import { stagedOnly } from "../fs/git-staged.ts";
-import { boundedList, checkNumber } from "../fs/bounded-reads.ts";
+import { boundedList, boundedTree, checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
@@ -164,6 +164,13 @@ export function controlContext(place: ControlPlace): {
       } catch (e) {
         // not there, or no directory: a glob matches nothing in it; anything else (it did not answer, too many names) is unknown
         return ["ENOENT", "ENOTDIR"].includes((e as { code?: string }).code ?? "") ? undefined : { unknown: (e as Error).message };
+      }
+    },
+    tree: (dir, plain) => {
+      try {
+        return boundedTree(dir, plain);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
       }
     },
   };

@@ -23,7 +23,7 @@
 // run here (readerFor).
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
+import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat, treeBelow, type TreeFound } from "./disk-walks.ts";
 import { hangingMount, MOUNTINFO, mayHang, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
 import { ANSWER_ROOM, control, freshReader, HEADER, type Reader, startedIn, threadEnded } from "./read-thread.ts";
 
@@ -158,7 +158,7 @@ function blocked(path: string): string | undefined {
   const via = stuck.find((r) => r.via !== undefined && below(r.via));
   if (via)
     return `${via.via === path ? "" : `is below ${via.via}, which `}leads onto ${via.mount!.point} (${via.mount!.type}), where a read of ${via.op!.path} has not answered for ${secs(via)} s (a hung network mount?)`;
-  const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && below(r.op!.path)));
+  const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && r.op!.op !== "tree" && below(r.op!.path)));
   if (on) return `${on.op!.path === path ? "" : `is below ${on.op!.path}, which `}has not answered for ${secs(on)} s (a hung network mount?)`;
   const point = stuck.some((r) => r.mount) ? mountOf(path, mounts)?.point : undefined;
   const same = point === undefined ? undefined : stuck.find((r) => r.mount?.point === point);
@@ -182,7 +182,7 @@ function read(req: Op, slow?: string, again = false): { answer: Answer; bytes?: 
   const why = blocked(req.path) ?? (lost === undefined ? undefined : `was not read: ${lost}`);
   if (why) throw new Hung(req.path, why);
   const r = readerFor(req.path, HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0));
-  if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
+  if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow, tree: treeBelow });
   const ctl = control(r);
   const limit = limitOf(req);
   // a local path's long wait is for a busy disk: the worker says first whether its links lead onto a network mount
@@ -328,13 +328,13 @@ const tableChanged = (was = tableText): boolean => (mountTable(true), tableText 
  * machine keeps a read waiting.
  */
 function limitOf(req: Op): number {
-  const table = req.op === "links" ? undefined : mountTable();
+  const table = req.op === "links" || req.op === "tree" ? undefined : mountTable();
   return table && mountOf(req.path, table) && !hangingMount(req.path, table) ? deadline * LOCAL_TIMES : deadline;
 }
 
 /** The network or FUSE mount the stuck read `req` names a path on (the table read afresh); none for a search below a directory, whose stuck path is not known. */
 function stuckMount(req: Op): { mount?: Mount } {
-  const mount = req.op === "links" ? undefined : hangingMount(req.path, mountTable(true) ?? []);
+  const mount = req.op === "links" || req.op === "tree" ? undefined : hangingMount(req.path, mountTable(true) ?? []);
   return mount ? { mount } : {};
 }
 
@@ -389,4 +389,11 @@ export function boundedHardLink(abs: string, dir: string): boolean | "maybe" {
   );
   answered(dir, r);
   return r.answer.links!;
+}
+
+/** What the tree below `dir` holds that a path in it could write elsewhere (fs/disk-walks.ts treeBelow), the whole walk within the deadline; throws Hung naming `dir`. */
+export function boundedTree(dir: string, plain: boolean): TreeFound {
+  const r = ask({ op: "tree", path: dir, plain }, `was not searched in ${deadline / 1000} s (a hung network mount, or too large a tree?)`);
+  answered(dir, r);
+  return r.answer.tree!;
 }

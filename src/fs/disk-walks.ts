@@ -19,10 +19,19 @@ export type Op =
   | { op: "lstat" | "stat" | "real"; path: string }
   | { op: "list"; path: string; dirs?: boolean }
   | { op: "head"; path: string; max: number }
-  | { op: "links"; path: string; file: string };
+  | { op: "links"; path: string; file: string }
+  | { op: "tree"; path: string; plain?: boolean };
 /** The worker's answer: what was read, or the system error (its code and message). */
-export type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; names?: string[]; error?: { code?: string; message: string } };
-export type Walks = { path: Path; real: typeof resolveTarget; links: typeof hardLinkBelow };
+export type Answer = {
+  stat?: Stat;
+  size?: number;
+  real?: string;
+  links?: boolean | "maybe";
+  tree?: TreeFound;
+  names?: string[];
+  error?: { code?: string; message: string };
+};
+export type Walks = { path: Path; real: typeof resolveTarget; links: typeof hardLinkBelow; tree: typeof treeBelow };
 
 /** One read or walk, as fs/bounded-reads.ts's worker runs it and, without one, hey's thread: Node's fs and the walks only, no name from outside (a worker made from text can import nothing of hey's). */
 export function perform(fs: Fs, req: Op, walks: Walks): { answer: Answer; bytes?: Uint8Array } {
@@ -37,6 +46,7 @@ export function perform(fs: Fs, req: Op, walks: Walks): { answer: Answer; bytes?
     if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
     if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
     if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
+    if (req.op === "tree") return { answer: { tree: walks.tree(fs, walks.path, req.path, req.plain === true) } };
     if (req.op === "list" && req.dirs)
       return { answer: { names: fs.readdirSync(req.path, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : [])) } };
     if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
@@ -156,6 +166,47 @@ export function hardLinkBelow(fs: Fs, path: Path, abs: string, dir: string): boo
   }
   return false;
 }
+
+/**
+ * What the tree below `dir` holds that a path in it could write elsewhere or be: the first link
+ * (`link`), `.git` (`git`), regular file with other hard links (`hard`) or, with `plain`, name
+ * holding a blank, a quote or a backslash, which xargs would split (`name`), as a path below
+ * `dir`; {} when there is none; "maybe": more than 10,000 entries, or a part that cannot be read.
+ * Links are not followed. Self-contained, run on the worker.
+ */
+export function treeBelow(fs: Fs, path: Path, dir: string, plain: boolean): TreeFound {
+  const MAX_ENTRIES = 10_000;
+  const todo = [dir];
+  let seen = 0;
+  while (todo.length) {
+    const at = todo.pop()!;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = fs.readdirSync(at, { withFileTypes: true });
+    } catch {
+      return "maybe";
+    }
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) return "maybe";
+      const next = path.join(at, e.name);
+      if (e.isSymbolicLink()) return { found: next, what: "link" };
+      if (e.name === ".git") return { found: next, what: "git" };
+      if (plain && /[\s'"\\]/.test(e.name)) return { found: next, what: "name" };
+      if (e.isDirectory()) todo.push(next);
+      else if (e.isFile()) {
+        try {
+          if (fs.lstatSync(next).nlink > 1) return { found: next, what: "hard" };
+        } catch {
+          return "maybe";
+        }
+      }
+    }
+  }
+  return {};
+}
+
+/** treeBelow's answer. */
+export type TreeFound = { found?: string; what?: "link" | "git" | "hard" | "name" } | "maybe";
 
 /**
  * Where the links on the way to `abs` first lead onto one of the mount points `onto` (the network

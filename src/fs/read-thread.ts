@@ -5,7 +5,7 @@
 // machine, no threads left, or a start that never comes) is not waited for again: bounded-reads.ts
 // refuses the reads meant for it at once, and tries a fresh one once it has been given as long again.
 import { existsSync } from "node:fs";
-import { hardLinkBelow, leadsOnto, type Op, perform, resolveTarget } from "./disk-walks.ts";
+import { hardLinkBelow, leadsOnto, type Op, perform, resolveTarget, treeBelow } from "./disk-walks.ts";
 import type { Mount } from "./mounts.ts";
 
 // the buffer: [request's state, answer's state, request's length, answer's length, bytes' length,
@@ -20,7 +20,7 @@ export const ANSWER_ROOM = 65536; // a resolved path may be as long as the path 
 export const workerSource = (gate = "() => {}") => `const fs = require("node:fs");
 const gate = ${gate};
 const perform = ${perform.toString()};
-const walks = { path: require("node:path"), real: ${resolveTarget.toString()}, links: ${hardLinkBelow.toString()} };
+const walks = { path: require("node:path"), real: ${resolveTarget.toString()}, links: ${hardLinkBelow.toString()}, tree: ${treeBelow.toString()} };
 const leadsOnto = ${leadsOnto.toString()};
 self.onmessage = (e) => {
   const sab = e.data;

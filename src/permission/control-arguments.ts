@@ -74,6 +74,18 @@ export function reads(seg: Segment): boolean {
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
+/**
+ * Whether what the segment names is judged as written: not for sed without -i, which reads it (the
+ * model reads a full output in hey's cache with `sed -n 100,200p FILE`; its `w FILE` is judged apart,
+ * sed-scripts.ts); find's `{}` is a path, never `-i`.
+ */
+export const guards = (seg: Segment): boolean =>
+  !(
+    decided(seg.words[0]!) &&
+    program(seg.words[0]!.text) === "sed" &&
+    seg.words.every((w) => (decided(w) || w.filled?.by === "find") && !/^-(-in-place|[a-zA-Z]*i)/.test(w.text))
+  );
+
 const RUNTIME_NAME = "its name is known only at run time";
 
 /** Programs that move or delete the directories they name, and all below them. */
@@ -166,12 +178,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const added = placed.size ? addedWorktree(seg.words) : undefined;
     const removes = moves(seg);
     const only = removes && REMOVERS.has(program(seg.words[0]!.text));
-    // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE` (its `w FILE` writes: below)
-    const guarding = !(
-      decided(seg.words[0]!) &&
-      program(seg.words[0]!.text) === "sed" &&
-      seg.words.every((w) => decided(w) && !/^-(-in-place|[a-zA-Z]*i)/.test(w.text))
-    );
+    const guarding = guards(seg); // sed's `w FILE` writes: below
     for (const [k, w] of seg.words.entries()) {
       if (k === 0) continue;
       // `of=x`, `--target-directory=x`: the value, then the word

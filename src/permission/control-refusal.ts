@@ -2,10 +2,12 @@
 // redirection or an argument reaching hey's or git's own files (control-files.ts,
 // control-arguments.ts), and a `git config` that writes a key git runs (git-config-writes.ts).
 // Asked of the command line, and of the shell text git or a script runs from it (`GIT_EDITOR='git
-// config include.path' git commit -e`: the editor's command writes git's config). Pure.
+// config include.path' git commit -e`: the editor's command writes git's config). Under an allow
+// list, also a path find or xargs fills in for a program that writes (filled-words.ts). Pure.
 import { controlArgument } from "./control-arguments.ts";
 import { workingDirectory } from "./control-cwd.ts";
 import { CACHE_WHY, COPIES_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
+import { filledWrite } from "./filled-words.ts";
 import { gitConfigWrite } from "./git-config-writes.ts";
 import type { Segment } from "./shell-model.ts";
 import { treeCopy } from "./tree-copies.ts";
@@ -17,8 +19,18 @@ const owner = (git: boolean | undefined, how: string) =>
       ? "a file hey guards"
       : "hey's own configuration or trust file";
 
-/** Why `segments` (of `command`) may not run while a list is set, or undefined; `show` writes a word as a refusal shows it. */
-export function controlRefusal(command: string, segments: Segment[], control: ControlFiles | undefined, show: (text: string) => string): string | undefined {
+/**
+ * Why `segments` (of `command`) may not run while a list is set, or undefined; `show` writes a word
+ * as a refusal shows it. `allowing`: an allow list judges the command, under which a word known only
+ * at run time is not verifiable (find's `{}`, xargs' input, as `"$d"`).
+ */
+export function controlRefusal(
+  command: string,
+  segments: Segment[],
+  control: ControlFiles | undefined,
+  show: (text: string) => string,
+  allowing = false,
+): string | undefined {
   if (!control) return undefined;
   // a path that did not answer in time (fs/bounded-reads.ts): not known to be safe, so refused, saying which
   const unknown = (it: string, what: string, why: string) =>
@@ -30,6 +42,8 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
   const named = controlArgument(segments, control);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
   if (named) return `\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`;
+  const filled = allowing ? filledWrite(segments, control) : undefined;
+  if (filled) return `cannot verify \`${show(command)}\`: ${filled}`;
   const home = control.home?.replace(/[\\/]$/, "");
   const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
   const cwd = workingDirectory(segments, control);

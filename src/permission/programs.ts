@@ -146,6 +146,16 @@ export function readFind(words: Word[]): FindRead {
   return { own, commands };
 }
 
+/** find's start points: the words after its own options (`-H`, `-L`, `-P`, `-D LIST`, `-O3`) up to the expression; none: `.`. */
+export function findStarts(words: Word[]): Word[] {
+  let k = 1;
+  for (; k < words.length && known(words[k]) && /^-([HLP]+|D|O\d*)$/.test(words[k]!.text); k++) if (words[k]!.text === "-D") k++;
+  const starts: Word[] = [];
+  // a word known only at run time could be a start point or the expression's first: counted as a start point
+  for (; k < words.length && !(known(words[k]) && (/^-./.test(words[k]!.text) || ["(", "!", ")", ","].includes(words[k]!.text))); k++) starts.push(words[k]!);
+  return starts.length ? starts : [{ text: ".", raw: ".", unknown: false, glob: false }];
+}
+
 /** Programs that never run a word of their command line as a command (options that could are left out: `sort --compress-program`, `diff3 --diff-program`). */
 export const DATA_PROGRAMS = new Set(
   (

@@ -257,7 +257,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   const unseen = parsed.segments.find((seg) => seg.opaque);
   if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
   // hey's own files before the deny list: whatever else a command does, this is why it may not run
-  const controlled = controlRefusal(command, parsed.segments, rules.control, show);
+  const controlled = controlRefusal(command, parsed.segments, rules.control, show, allow !== undefined);
   if (controlled) return block(controlled);
   for (const seg of parsed.segments) {
     const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS }, allowing: allow !== undefined });
@@ -371,7 +371,7 @@ function shellText(seg: Segment, script: WrittenScript | undefined, segments: Se
     const parsed = parseCommand(text, reading);
     if (!parsed.ok) return asWritten(`cannot verify ${at}: it ${from}: \`${show(text)}\`: ${parsed.reason}`);
     // what git or a script runs writes git's or hey's own files as a command line would (`GIT_EDITOR='git config include.path'`)
-    const controlled = controlRefusal(text, parsed.segments, rules.control, show);
+    const controlled = controlRefusal(text, parsed.segments, rules.control, show, follow.allowing);
     if (controlled) return asWritten(`${at} ${from}: ${controlled}`);
     for (const inner of parsed.segments) {
       if (inner.opaque) return asWritten(`cannot verify ${at}: it ${from}: \`${show(inner.raw)}\`: ${inner.opaque}`);

@@ -6,13 +6,26 @@
 import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
 import { readGit } from "./git.ts";
-import { readFind, runsUnseen } from "./programs.ts";
+import { findStarts, readFind, runsUnseen } from "./programs.ts";
 import { runnerProgram, runnerText } from "./runner-texts.ts";
 import { splitFilter } from "./split-names.ts";
 import { readSed, sedUnseen } from "./sed-scripts.ts";
 import { program } from "./match.ts";
 import { syntax } from "./shell-syntax.ts";
-import { known, ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
+import {
+  known,
+  ASSIGN,
+  attempt,
+  fail,
+  type Filled,
+  MAX_DEPTH,
+  opaque,
+  type Dialect,
+  type Parsed,
+  type Redirect,
+  type Segment,
+  type Word,
+} from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
 /** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */
@@ -210,10 +223,10 @@ const INPUT: Word = { text: "…", raw: "…", unknown: false, glob: true, anyVa
  * argument of unknown value (data, any value); in the command name or inside a word
  * (`sh -c 'rm {}'`: a file name pasted into a script can be code) the word is unknown.
  */
-function fill(words: Word[], placeholder: string): Word[] {
+function fill(words: Word[], placeholder: string, filled: Filled): Word[] {
   return words.map((w, i) => {
     if (!w.text.includes(placeholder)) return w;
-    return i > 0 && w.text === placeholder ? { ...w, glob: true, anyValue: true } : { ...w, unknown: true };
+    return i > 0 && w.text === placeholder ? { ...w, glob: true, anyValue: true, filled } : { ...w, unknown: true };
   });
 }
 
@@ -264,14 +277,26 @@ function wrapper(seg: Segment, name: string, spec: Wrapper, depth: number, diale
   const inShell = IN_SHELL[dialect].has(name) && seg.words[0]!.text === name;
   const ran = run(seg, name === "xargs" ? xargsCommand(cmd, seen) : cmd, env, seg.redirects, depth, dialect, inShell);
   const moved = spec.chdir === "always" || has(spec.chdir);
-  return [part(seg, ownWords, false, ownInert, ownRaw), ...(moved ? ran.map((s) => ({ ...s, elsewhere: true })) : ran)];
+  return [part(seg, ownWords, false, ownInert, ownRaw), ...(moved ? ran.map((s) => ({ ...unplaced(s), elsewhere: true })) : ran)];
 }
+
+/** `s` run in a directory its wrapper names (`env -C DIR find …`): the start points of a find in it are not where the script is. */
+const unplaced = (s: Segment): Segment => ({
+  ...s,
+  words: s.words.map((w) => (w.filled?.by === "find" ? { ...w, filled: { ...w.filled, moved: true as const } } : w)),
+});
 
 /** xargs fills its `-I`/`-i` placeholder, or else appends what it reads: `xargs env` runs `env rm -rf /` given that input. */
 function xargsCommand(cmd: Word[], seen: Map<string, Word | null>): Word[] {
   const replace = seen.has("I") ? seen.get("I") : seen.has("i") ? seen.get("i") : seen.get("replace");
   const placeholder = seen.has("I") ? replace?.text : seen.has("i") || seen.has("replace") ? replace?.text || "{}" : undefined;
-  return placeholder ? fill(cmd, placeholder) : [...cmd, INPUT];
+  // how xargs splits what it reads into words (a `-d` over `-0`: GNU's last wins, and a `-0` after it only makes one word of the rest); -I reads lines
+  const delimiter = seen.get("d") ?? seen.get("delimiter");
+  const nul = delimiter ? delimiter.text === "\\0" : seen.has("0") || seen.has("null");
+  const split = nul ? "nul" : delimiter ? (delimiter.text === "\\n" || delimiter.text === "\n" ? "line" : "other") : placeholder ? "line" : "blank";
+  const file = seen.get("a") ?? seen.get("arg-file");
+  const filled: Filled = { by: "xargs", split, ...(file ? { file } : {}) };
+  return placeholder ? fill(cmd, placeholder, filled) : [...cmd, { ...INPUT, filled }];
 }
 
 function shell(seg: Segment, depth: number, name: string, reading: Reading | null): Segment[] {
@@ -298,8 +323,9 @@ function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
   const read = readFind(seg.words);
   if ("opaque" in read) return [part(seg, seg.words, true), opaque(seg.raw, read.opaque)];
   if (!read.commands.length) return [part(seg, read.own, true)];
+  const filled: Filled = { by: "find", starts: findStarts(seg.words) };
   const ran = read.commands.flatMap(({ words, elsewhere }) =>
-    run(seg, fill(words, "{}"), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
+    run(seg, fill(words, "{}", filled), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
   );
   return [part(seg, read.own, true), ...ran];
 }

@@ -32,7 +32,17 @@ export interface Word {
   loopValues?: Word[];
   /** an unquoted `$(…)` that surely prints nothing: it expands to no word */
   empty?: boolean;
+  /** an argument the program running the command fills in at run time (filled-words.ts): what it holds, if anything tells */
+  filled?: Filled;
 }
+
+/**
+ * Where a filled argument's value comes from: find's `{}` is a path below its start points
+ * (`moved`: find runs in a directory its wrapper names, `env -C DIR find …`); xargs' are what it
+ * reads, from stdin or a file (`-a FILE`), split at NULs (`-0`), lines (`-I`, `-d '\n'`),
+ * another delimiter (`-d X`) or blanks.
+ */
+export type Filled = { by: "find"; starts: Word[]; moved?: true } | { by: "xargs"; file?: Word; split: "nul" | "line" | "other" | "blank" };
 
 /** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
 export interface Redirect {

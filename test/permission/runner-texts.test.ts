@@ -68,7 +68,7 @@ describe("npm's -c/--call text and the other runners' shell text are read as sh 
     refused("npx -c 'touch /tmp/p; id -un'", ALLOW, [], '`touch /tmp/p` matches no allow entry in ~/.config/hey/config.toml: add "bash: touch *" there');
     refused("npm exec -c 'echo hi > out.txt'", ALLOW, [], "`echo hi > out.txt` matches no allow entry");
     refused("npm x -c 'ls && id'", ALLOW, [], "`id` matches no allow entry");
-    refused("pnpm -c exec 'ls | xargs touch'", ALLOW, [], "`xargs` matches no allow entry");
+    refused("pnpm -c exec 'ls | xargs wc -l'", ALLOW, [], "`xargs` matches no allow entry");
     // the text known only when it runs cannot be read
     refused('npx -c "$CMD"', ALLOW, [], "a script known only at run time");
     refused("echo 'rm -rf x' | npx", [], DENY, "`npx` without a command starts a shell reading stdin");
