@@ -187,6 +187,12 @@ export class ProviderError extends Error {
   /** given up unretried as the server's wait is longer than hey waits ([retry] max_delay_ms): a longer wait or another model would help (retried-request.ts) */
   readonly waitTooLong: boolean;
   /**
+   * the server failed the request because it could not parse the tool call the model wrote (Groq's
+   * `tool_use_failed`): what it said of the call. The model's slip, not the request's: the provider's
+   * stream ends as stop "malformed_call" with it, and the loop asks the model to make the call again
+   */
+  readonly failedCall: string | undefined;
+  /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
@@ -209,6 +215,7 @@ export class ProviderError extends Error {
       answerless?: boolean;
       missingModel?: boolean;
       waitTooLong?: boolean;
+      failedCall?: string;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -224,6 +231,7 @@ export class ProviderError extends Error {
     this.answerless = this.silent || (opts.answerless ?? false);
     this.missingModel = opts.missingModel ?? false;
     this.waitTooLong = opts.waitTooLong ?? false;
+    this.failedCall = opts.failedCall;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }
