@@ -21,7 +21,7 @@ import { historyFrom, resumedReplay, usageFacts } from "./context/replay-cache.t
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
-import { CONTEXT_ERROR, fixedText, keepsWindow, latestOverWindow, learnWindow, servedWindow, unlearnedWindow } from "./context/window.ts";
+import { CONTEXT_ERROR, fixedText, keepsWindow, latestOverWindow, learnWindow, refusalOf, servedWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { withoutRefused } from "./kernel/refusal.ts";
@@ -236,7 +236,7 @@ export function createAgent(parts: AgentParts): Agent {
             tokens_before: e.overflow?.prompt ?? before,
             tokens_after: compaction.last?.estimate ?? 0,
             ...cutCounts(compaction.last),
-            error: e.message,
+            ...refusalOf(e),
           });
         }
       }

@@ -61,6 +61,16 @@ export function learnWindow(overflow: ContextOverflow, sent: number, known: numb
   return known === undefined ? guess : Math.min(known, guess);
 }
 
+/**
+ * What a `compaction` event of kind "window" says of the refusal `e` that taught the window: the
+ * server's error, and the limit's name when it was the endpoint's on one request (a per-minute
+ * token limit one request exceeds: ContextOverflow.ceiling), which the user is told by name.
+ */
+export const refusalOf = (e: { message: string; overflow?: ContextOverflow | undefined }) => ({
+  error: e.message,
+  ...(e.overflow?.ceiling ? { limit: e.overflow.ceiling } : {}),
+});
+
 /** Where a window a context-length error taught came from, as `/usage` says it. */
 export const CONTEXT_ERROR = "a context-length error";
 

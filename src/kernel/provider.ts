@@ -157,6 +157,12 @@ export interface ContextOverflow {
   window?: number;
   prompt?: number;
   completion?: number;
+  /**
+   * the limit is the endpoint's on one request, not the model's window: its name as the server gave
+   * it ("tokens per minute (TPM)", Groq's free tier and OpenAI's low tiers refuse any request larger
+   * than a minute's tokens); `window` is that limit, which requests are built under like a window
+   */
+  ceiling?: string;
 }
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
