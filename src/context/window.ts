@@ -74,6 +74,15 @@ export const refusalOf = (e: { message: string; overflow?: ContextOverflow | und
 /** Where a window a context-length error taught came from, as `/usage` says it. */
 export const CONTEXT_ERROR = "a context-length error";
 
+/** Where a window an endpoint's limit on one request taught came from (ContextOverflow.ceiling), as `/usage` says it: no window of the model's. */
+const REQUEST_LIMIT = "the endpoint's limit on one request";
+
+/** Where the window `overflow` teaches comes from: a context-length error, or the endpoint's per-request limit it names. */
+export const taughtBy = (overflow: ContextOverflow | undefined) => (overflow?.ceiling ? `${REQUEST_LIMIT}: its ${overflow.ceiling} limit` : CONTEXT_ERROR);
+
+/** Whether `from` (a windowFrom) is a refusal's: a window no stated one raises. */
+const refusalTaught = (from: string | undefined) => from === CONTEXT_ERROR || from?.startsWith(REQUEST_LIMIT) === true;
+
 /**
  * The window hey goes on with when the endpoint states `stated` (a local model server, the model
  * list), setting `state.windowFrom` when it is the stated one: a server's replaces one resumed
@@ -82,7 +91,7 @@ export const CONTEXT_ERROR = "a context-length error";
  * more then too (a request past it would fail again at every `hey -c`).
  */
 export function servedWindow(state: { window?: number | undefined; windowFrom?: string | undefined }, stated: StatedWindow): number {
-  const taught = state.windowFrom === CONTEXT_ERROR || stated.listed ? state.window : undefined;
+  const taught = refusalTaught(state.windowFrom) || stated.listed ? state.window : undefined;
   if (taught !== undefined && taught < stated.tokens) return taught;
   state.windowFrom = stated.from;
   return stated.tokens;
