@@ -21,7 +21,7 @@ import { historyFrom, resumedReplay, usageFacts } from "./context/replay-cache.t
 import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
-import { CONTEXT_ERROR, fixedText, keepsWindow, latestOverWindow, learnWindow, servedWindow, unlearnedWindow } from "./context/window.ts";
+import { fixedText, keepsWindow, latestOverWindow, learnWindow, refusalOf, servedWindow, taughtBy, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { withoutRefused } from "./kernel/refusal.ts";
@@ -207,7 +207,7 @@ export function createAgent(parts: AgentParts): Agent {
           }
           const learned = learnWindow(e.overflow ?? {}, before, known);
           const fixed = Math.ceil(fixedText(request).length * compaction.tokensPerChar);
-          if (keepsWindow(learned, fixed)) (compaction.window = learned), (compaction.windowFrom = CONTEXT_ERROR);
+          if (keepsWindow(learned, fixed)) (compaction.window = learned), (compaction.windowFrom = taughtBy(e.overflow));
           else if (e.overflow?.window === undefined) throw new ProviderError("context_length", unlearnedWindow(e.message, learned, fixed), { cause: e });
           if (attempt > 1) throw e;
           // a window the error or the settings state, too small for the tools and system prompt alone, or with the latest message: cutting the history cannot help
@@ -236,7 +236,7 @@ export function createAgent(parts: AgentParts): Agent {
             tokens_before: e.overflow?.prompt ?? before,
             tokens_after: compaction.last?.estimate ?? 0,
             ...cutCounts(compaction.last),
-            error: e.message,
+            ...refusalOf(e),
           });
         }
       }

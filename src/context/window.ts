@@ -61,8 +61,27 @@ export function learnWindow(overflow: ContextOverflow, sent: number, known: numb
   return known === undefined ? guess : Math.min(known, guess);
 }
 
+/**
+ * What a `compaction` event of kind "window" says of the refusal `e` that taught the window: the
+ * server's error, and the limit's name when it was the endpoint's on one request (a per-minute
+ * token limit one request exceeds: ContextOverflow.ceiling), which the user is told by name.
+ */
+export const refusalOf = (e: { message: string; overflow?: ContextOverflow | undefined }) => ({
+  error: e.message,
+  ...(e.overflow?.ceiling ? { limit: e.overflow.ceiling } : {}),
+});
+
 /** Where a window a context-length error taught came from, as `/usage` says it. */
 export const CONTEXT_ERROR = "a context-length error";
+
+/** Where a window an endpoint's limit on one request taught came from (ContextOverflow.ceiling), as `/usage` says it: no window of the model's. */
+const REQUEST_LIMIT = "the endpoint's limit on one request";
+
+/** Where the window `overflow` teaches comes from: a context-length error, or the endpoint's per-request limit it names. */
+export const taughtBy = (overflow: ContextOverflow | undefined) => (overflow?.ceiling ? `${REQUEST_LIMIT}: its ${overflow.ceiling} limit` : CONTEXT_ERROR);
+
+/** Whether `from` (a windowFrom) is a refusal's: a window no stated one raises. */
+const refusalTaught = (from: string | undefined) => from === CONTEXT_ERROR || from?.startsWith(REQUEST_LIMIT) === true;
 
 /**
  * The window hey goes on with when the endpoint states `stated` (a local model server, the model
@@ -72,7 +91,7 @@ export const CONTEXT_ERROR = "a context-length error";
  * more then too (a request past it would fail again at every `hey -c`).
  */
 export function servedWindow(state: { window?: number | undefined; windowFrom?: string | undefined }, stated: StatedWindow): number {
-  const taught = state.windowFrom === CONTEXT_ERROR || stated.listed ? state.window : undefined;
+  const taught = refusalTaught(state.windowFrom) || stated.listed ? state.window : undefined;
   if (taught !== undefined && taught < stated.tokens) return taught;
   state.windowFrom = stated.from;
   return stated.tokens;

@@ -131,6 +131,8 @@ export type AgentEvent =
       before?: { from_id: string; to_id: string; summary: string }[];
       /** kind "window": the window hey now builds requests for, in tokens */
       window?: number;
+      /** kind "window": the limit was the endpoint's on one request, not the model's window: its name ("tokens per minute (TPM)") */
+      limit?: string;
       /** kinds "trim" and "window": messages the request leaves out, when any */
       left_out?: number;
       /** kinds "trim" and "window": messages never left out (the first, the newest answer) whose text is cut to its start and end, when any */

@@ -157,6 +157,12 @@ export interface ContextOverflow {
   window?: number;
   prompt?: number;
   completion?: number;
+  /**
+   * the limit is the endpoint's on one request, not the model's window: its name as the server gave
+   * it ("tokens per minute (TPM)", Groq's free tier and OpenAI's low tiers refuse any request larger
+   * than a minute's tokens); `window` is that limit, which requests are built under like a window
+   */
+  ceiling?: string;
 }
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
@@ -189,6 +195,12 @@ export class ProviderError extends Error {
   /** given up unretried as the server's wait is longer than hey waits ([retry] max_delay_ms): a longer wait or another model would help (retried-request.ts) */
   readonly waitTooLong: boolean;
   /**
+   * the server failed the request because it could not parse the tool call the model wrote (Groq's
+   * `tool_use_failed`): what it said of the call. The model's slip, not the request's: the provider's
+   * stream ends as stop "malformed_call" with it, and the loop asks the model to make the call again
+   */
+  readonly failedCall: string | undefined;
+  /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
@@ -212,6 +224,7 @@ export class ProviderError extends Error {
       stalledMs?: number;
       missingModel?: boolean;
       waitTooLong?: boolean;
+      failedCall?: string;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -228,6 +241,7 @@ export class ProviderError extends Error {
     this.stalledMs = opts.stalledMs;
     this.missingModel = opts.missingModel ?? false;
     this.waitTooLong = opts.waitTooLong ?? false;
+    this.failedCall = opts.failedCall;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

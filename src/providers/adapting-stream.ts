@@ -28,7 +28,9 @@ export async function* adaptingStream(
       }
       return;
     } catch (e) {
-      const adapted = !started && e instanceof ProviderError && e.kind === "bad_request" && sent.size <= MAX_ADAPTATIONS && adapt(e);
+      // a tool call the server could not parse (failed-call.ts) is the model's slip, no field of the request refused: its words, the model's output, adapt nothing
+      const refusal = e instanceof ProviderError && e.kind === "bad_request" && e.failedCall === undefined;
+      const adapted = !started && refusal && sent.size <= MAX_ADAPTATIONS && adapt(e);
       if (!adapted) throw e;
       const now = stateKey(state());
       if (sent.has(now)) throw e;

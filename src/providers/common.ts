@@ -4,7 +4,7 @@
 import type { ContentBlock, DocumentPart, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
-import { contextOverflow } from "./context-length.ts";
+import { ceilingWords, contextOverflow } from "./context-length.ts";
 import { IMAGES_REFUSED } from "./image-words.ts";
 import { modelLoadError } from "./model-load.ts";
 import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
@@ -177,8 +177,11 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const opts = { ...plain, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   if (status === 401 || status === 403 || f.badKey) return new ProviderError("auth", authMessage(where, said, ctx), plain);
   if (f.quota) return new ProviderError("quota_exhausted", `quota exhausted ${where}: ${said}`, plain);
-  const overflow = status === 429 || status === 408 ? undefined : contextOverflow(f.said, f.body);
-  if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
+  // a 429 is a rate, unless one request alone is over the limit (OpenAI's "Request too large … Limit 30000, Requested 45000")
+  const overflow = status === 408 ? undefined : contextOverflow(f.said, f.body);
+  if (overflow?.ceiling) return new ProviderError("context_length", `${ceilingWords(overflow)} ${where}: ${said}`, { ...plain, overflow });
+  if (overflow && status !== 429)
+    return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   // whatever the status (llama.cpp says it with a 500): asking again cannot help
   if (status !== 429 && TOOLS_REFUSED.test(f.said))
     return new ProviderError("bad_request", `request rejected ${where}: ${said}${f.hosted ? NO_TOOLS_HINT : `${NO_TOOLS_HINT}${SERVER_TOOLS_HINT}`}`, plain);

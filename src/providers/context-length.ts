@@ -57,6 +57,8 @@ const UNSTATED =
  * `n_ctx` and `n_prompt_tokens`). Undefined for any other error.
  */
 export function contextOverflow(said: string, body?: Record<string, unknown>): ContextOverflow | undefined {
+  const ceiling = requestCeiling(said);
+  if (ceiling) return ceiling;
   for (const [re, read] of STATED) {
     const m = re.exec(said);
     if (m) return defined(read(m));
@@ -65,4 +67,26 @@ export function contextOverflow(said: string, body?: Record<string, unknown>): C
   const prompt = typeof body?.n_prompt_tokens === "number" ? body.n_prompt_tokens : undefined;
   if (body?.type === "exceed_context_size_error" || body?.code === "context_length_exceeded" || UNSTATED.test(said)) return defined({ window: ctx, prompt });
   return undefined;
+}
+
+/**
+ * A per-minute (or per-day) token limit that one request alone exceeds, as Groq and OpenAI word it:
+ * Groq's 413 "Request too large for model `llama-3.1-8b-instant` in organization `org_x` service
+ * tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 6294, please reduce your
+ * message size and try again" (continuedev/continue#10218, elizaOS/eliza#4040), OpenAI's 429
+ * "Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000,
+ * Requested 45000". No wait lets such a request through: the limit is a ceiling on each request.
+ * A rate that several requests reached ("Rate limit reached … Limit 6000, Used 5000, Requested
+ * 1500. Please try again in 5s") asks less than the limit: undefined, it is waited for.
+ */
+function requestCeiling(said: string): ContextOverflow | undefined {
+  const m = /\bon (tokens per (?:min(?:ute)?|day|hour))(?: \((\w+)\))?: Limit (\d+), (?:Used \d+, )?Requested (\d+)/i.exec(said);
+  if (!m || Number(m[4]) <= Number(m[3])) return undefined;
+  const unit = m[1]!.replace(/\bmin$/i, "minute");
+  return { window: Number(m[3]), ceiling: m[2] ? `${unit} (${m[2]})` : unit };
+}
+
+/** How a request over a ceiling (requestCeiling) is said, before the server's words. */
+export function ceilingWords(o: ContextOverflow): string {
+  return `the request is larger than the endpoint takes in one request (its ${o.ceiling} limit, ${(o.window ?? 0).toLocaleString("en-US")} tokens)`;
 }

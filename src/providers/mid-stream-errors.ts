@@ -9,7 +9,7 @@
 import { ProviderError } from "../kernel/provider.ts";
 import { formatWait } from "../kernel/retry.ts";
 import { asObject, authMessage, type ErrorContext } from "./common.ts";
-import { contextOverflow } from "./context-length.ts";
+import { ceilingWords, contextOverflow } from "./context-length.ts";
 import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 
 /** An error body's fields read here; any of them may be missing or of another type. */
@@ -30,7 +30,8 @@ export type ErrorFields = Record<string, unknown>;
  */
 export function midStreamFailure(body: ErrorFields, said: string, ctx: ErrorContext, own = said): ProviderError | undefined {
   const overflow = contextOverflow(said, body);
-  if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
+  const what = overflow?.ceiling ? ceilingWords(overflow) : "the request is larger than the model's context window";
+  if (overflow) return new ProviderError("context_length", `${what}: ${said}`, { overflow });
   if (statusIn(body) !== undefined) return undefined;
   if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, ctx.now)}`);
   const words = wordsOf(body, own);

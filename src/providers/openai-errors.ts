@@ -5,6 +5,7 @@ import { ProviderError } from "../kernel/provider.ts";
 import { affordableTokens } from "./afford.ts";
 import { asObject, classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
+import { failedCallOf } from "./failed-call.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
 import { gatewayRetryAfter, isQuota, limitReset, midStreamFailure, resetOf, serverClock, statusIn, type ErrorFields } from "./mid-stream-errors.ts";
 import { retryHintOf } from "./retry-after.ts";
@@ -41,6 +42,9 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   const upstream = gatewayWords(body);
   const said = upstream ? `${own} (${upstream})` : own;
   let status = typeof err.status === "number" ? err.status : undefined;
+  // the model's own malformed call, whatever the status (Groq's 400, Ollama's and llama-server's 500): it is asked to make it again
+  const failedCall = failedCallOf(body, own);
+  if (failedCall) return new ProviderError("bad_request", `the model's tool call could not be parsed: ${said}`, { ...(status ? { status } : {}), failedCall });
 
   if (status === undefined) {
     if (err.error === undefined) return networkError(said, err.cause, ctx.baseUrl);

@@ -8,6 +8,7 @@ import { unreportedUsage, newId, type ContentBlock, type DocumentPart, type Imag
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptingStream } from "./adapting-stream.ts";
+import { withFailedCalls } from "./failed-call.ts";
 import { conversationKey, errorContextOf, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
@@ -394,11 +395,14 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
   };
 
   const seen = { native: false, told: false };
+  // a call the server could not parse (Groq's tool_use_failed) ends the answer as a malformed call (failed-call.ts)
   const answer = (request: ModelRequest, signal: AbortSignal) =>
-    adaptingStream(
-      () => attempt(request, signal),
-      (e) => adaptToRefusal(requestOptions, e.message, opts.name),
-      () => requestOptions,
+    withFailedCalls(
+      adaptingStream(
+        () => attempt(request, signal),
+        (e) => adaptToRefusal(requestOptions, e.message, opts.name),
+        () => requestOptions,
+      ),
     );
   return {
     protocol: "openai",

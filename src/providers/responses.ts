@@ -7,6 +7,7 @@ import { type ContentBlock, type Message, newId, parseArguments, type ThinkingPa
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream } from "./adapting-stream.ts";
+import { withFailedCalls } from "./failed-call.ts";
 import { type AdapterOptions, conversationKey, errorContextOf, joinText, type RequestBasics, requestBasics, sentSchema, unfinishedError } from "./common.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptToResponsesRefusal } from "./responses-adapt.ts";
@@ -378,10 +379,12 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     protocol: "responses",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      adaptingStream(
-        () => attempt(request, signal),
-        (e) => unverifiedItems(request, e.message, requestOptions) || adaptToResponsesRefusal(requestOptions, e.message),
-        () => requestOptions,
+      withFailedCalls(
+        adaptingStream(
+          () => attempt(request, signal),
+          (e) => unverifiedItems(request, e.message, requestOptions) || adaptToResponsesRefusal(requestOptions, e.message),
+          () => requestOptions,
+        ),
       ),
   };
 }

@@ -17,6 +17,12 @@ export function compactionLine(e: Compaction): string {
   const n = e.texts_cut ?? 0;
   const texts = n === 0 ? "" : `${n === 1 ? "a long message" : `${n} long messages`} of the last turns cut to ${n === 1 ? "its" : "their"} start and end`;
   if (e.kind === "window") {
+    // an endpoint's limit on one request (Groq's free tier: tokens per minute) is no window of the model's, and a higher tier raises it
+    if (e.limit) {
+      const head = `context: the endpoint takes at most ${count(e.window ?? 0)} tokens a request (its ${e.limit} limit), so hey keeps requests under it`;
+      const cut = smaller ? `the request was cut to fit (${sizes}${texts ? `; ${texts}` : ""})` : `cutting the request did not make it smaller (${sizes})`;
+      return `${head}; ${cut} and sent again — a higher tier at the provider raises the limit`;
+    }
     const head = `context: the model's window is about ${count(e.window ?? 0)} tokens`;
     if (!smaller) return `${head}; cutting the request did not make it smaller (${sizes}); sent again`;
     return `${head}; the request was cut to fit (${sizes}${texts ? `; ${texts}` : ""}) and sent again`;

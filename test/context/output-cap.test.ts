@@ -3,7 +3,7 @@
 // cutting the history; a refusal about the prompt still cuts it. Messages in the servers' own words.
 import { describe, expect, test } from "bun:test";
 import { boundOutput, capOf, newOutputCaps, OUTPUT_FLOOR, outputOverflow, windowTaught } from "../../src/context/output-cap.ts";
-import { CONTEXT_ERROR, servedWindow } from "../../src/context/window.ts";
+import { CONTEXT_ERROR, servedWindow, taughtBy } from "../../src/context/window.ts";
 import { contextOverflow } from "../../src/providers/context-length.ts";
 
 const CHUTES =
@@ -113,5 +113,19 @@ describe("windowTaught: the window a refusal about the answer's limit leaves", (
   test("a smaller one is the error's", () => {
     expect(windowTaught({ windowFrom: "the model list" }, 131072, 32768)).toEqual([32768, CONTEXT_ERROR]);
     expect(windowTaught({}, undefined, 32768)).toEqual([32768, CONTEXT_ERROR]);
+  });
+});
+
+describe("taughtBy: an endpoint's per-request limit (Groq's free tier's TPM) is said as such, and no stated window raises it", () => {
+  test("/usage names the limit, and a model list's or a server's larger window does not replace it", () => {
+    const from = taughtBy({ window: 6000, ceiling: "tokens per minute (TPM)" });
+    expect(from).toBe("the endpoint's limit on one request: its tokens per minute (TPM) limit");
+    const state = { window: 6000, windowFrom: from };
+    expect(servedWindow(state, { tokens: 131072, from: "the endpoint's model list, GET /models", listed: true })).toBe(6000);
+    expect(servedWindow(state, { tokens: 131072, from: "llama-server's /props" })).toBe(6000);
+    expect(state.windowFrom).toBe(from);
+  });
+  test("a window a context-length error states is that error's", () => {
+    expect(taughtBy({ window: 16384 })).toBe(CONTEXT_ERROR);
   });
 });

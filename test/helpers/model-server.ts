@@ -16,8 +16,11 @@ export interface ChatRequest {
   tools?: { function: { name: string } }[];
 }
 
-/** What the model does next: answer, or call tools. */
-export type Turn = { text: string } | { calls: [name: string, args: unknown][] };
+/** What the model does next: answer, call tools, or fail the request (an HTTP error with this status, JSON body and headers). */
+export type Turn =
+  | { text: string }
+  | { calls: [name: string, args: unknown][] }
+  | { error: { status: number; body: unknown; headers?: Record<string, string> } };
 
 export interface ModelServer {
   /** http://127.0.0.1:PORT/v1 */
@@ -65,6 +68,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
       } catch (e) {
         return Response.json({ error: { message: `test model: ${(e as Error).message}` } }, { status: 400 });
       }
+      if ("error" in turn) return Response.json(turn.error.body, { status: turn.error.status, headers: turn.error.headers ?? {} });
       const prompt = opts.promptTokens?.(text) ?? 10;
       const usage = opts.usage === false ? [] : [chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5 } })];
       const chunks =

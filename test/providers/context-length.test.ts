@@ -172,3 +172,47 @@ describe("every adapter classifies it as context_length, with what it states", (
     expect(e.kind).toBe("rate_limit");
   });
 });
+
+describe("a per-minute token limit one request exceeds is a ceiling on each request, read like a window (Groq's free tier)", () => {
+  const GROQ_413 =
+    "Request too large for model `llama-3.1-8b-instant` in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 6294, please reduce your message size and try again. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing";
+
+  test("Groq's 413: a context_length error whose window is the limit, named, not retried", () => {
+    const e = openaiError({ status: 413, error: { message: GROQ_413, type: "tokens", code: "rate_limit_exceeded" } }, ctx);
+    expect(e).toMatchObject({ kind: "context_length", status: 413, overflow: { window: 6000, ceiling: "tokens per minute (TPM)" } });
+    expect(e.retryable).toBe(false);
+    expect(e.message).toStartWith(
+      "the request is larger than the endpoint takes in one request (its tokens per minute (TPM) limit, 6,000 tokens) (413): Request too large",
+    );
+  });
+
+  test("OpenAI's 429 for one request over its tier's TPM is the same ceiling, not a rate to wait for", () => {
+    const message =
+      "Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 45000. The input or output tokens must be reduced in order to run successfully.";
+    const e = openaiError({ status: 429, error: { message, type: "tokens", code: "rate_limit_exceeded" } }, ctx);
+    expect(e).toMatchObject({ kind: "context_length", overflow: { window: 30000, ceiling: "tokens per minute (TPM)" } });
+  });
+
+  test("Groq's streamed error chunk of the same words (no status) is the same ceiling", () => {
+    expect(openaiError({ error: { message: GROQ_413, type: "tokens", code: "rate_limit_exceeded" } }, ctx)).toMatchObject({
+      kind: "context_length",
+      overflow: { window: 6000, ceiling: "tokens per minute (TPM)" },
+    });
+  });
+
+  test.each([
+    [
+      "Groq's per-minute rate",
+      "Rate limit reached for model `llama-3.1-8b-instant` in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 5800, Requested 900. Please try again in 7s.",
+    ],
+    [
+      "Groq's per-day rate",
+      "Rate limit reached for model `llama-3.3-70b-versatile` in organization `org_x` service tier `on_demand` on tokens per day (TPD): Limit 100000, Used 99500, Requested 1200. Please try again in 9m38.016s.",
+    ],
+  ])("a 429 that several requests reached (%s) stays a rate limit, waited for as the server says", (_, message) => {
+    const e = openaiError({ status: 429, error: { message, type: "tokens", code: "rate_limit_exceeded" } }, ctx);
+    expect(e.kind).toBe("rate_limit");
+    expect(e.retryAfterMs).toBeGreaterThan(0);
+    expect(contextOverflow(message)).toBeUndefined();
+  });
+});
