@@ -17,7 +17,8 @@
 //   write_file) is sent with each long string cut to its first and last lines (call-cut.ts).
 // - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
 //   over earlier ones they overlap; the caller's count as later than any compress call. Compress
-//   calls already in the history apply even when the compress tool is now off.
+//   calls already in the history apply even when the compress tool is now off; a call after
+//   `rewriteUpTo` waits with the other rewrites (stats.pending).
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
 import type { Message, ToolSpec } from "../kernel/ir.ts";
@@ -62,8 +63,9 @@ export interface ContextInput {
   /** .hey/task.md, re-injected after the first user message whenever anything was summarized or trimmed: its end and top within a share of the budget (budget.ts cutTaskNote) */
   taskNote?: string;
   /**
-   * dedup and error purge judge the history as its first `rewriteUpTo` messages were (default: all):
-   * rewrites that later messages would make wait, leaving the cached prefix alone
+   * dedup and error purge judge the history as its first `rewriteUpTo` messages were (default: all),
+   * and only the compress calls among them apply: rewrites that later messages would make wait,
+   * leaving the cached prefix alone
    */
   rewriteUpTo?: number;
   /** what the model takes at most, when known: past it even the newest turn's results are cut */
@@ -106,7 +108,18 @@ export interface ContextView {
    * tool calls whose long arguments are sent cut (call-cut.ts), texts of the messages never left
    * out cut to their start and end (budget.ts stage 5)
    */
-  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; calls: number; texts: number };
+  stats: {
+    deduped: number;
+    purged: number;
+    summarized: number;
+    compressed: number;
+    /** compress calls taken but not applied yet: they wait for the prompt cache to be rebuilt (rewriteUpTo) */
+    pending: number;
+    trimmed: number;
+    cut: number;
+    calls: number;
+    texts: number;
+  };
 }
 
 /** The last view built from the same input but `rewriteUpTo` (compaction.ts chooseView builds two): what dedup and purge made of it, and the view. */
@@ -123,7 +136,9 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
   const facts = historyFacts(history, turns);
   const upTo = Math.min(input.rewriteUpTo ?? history.length, history.length);
   const then = upTo === history.length ? facts : historyFacts(history, turns, upTo);
-  const compressed = compressSummaries(history, turns);
+  // compress calls after `rewriteUpTo` wait like dedup: applied at once they re-billed all after the range (x6 #2: +22-25 %)
+  const compressed = compressSummaries(history, turns, upTo);
+  const pending = upTo < history.length ? compressSummaries(history, turns).length - compressed.length : 0;
   const summarized = applySummaries(history, [...compressed, ...input.summaries], summaryPins(history, facts));
   const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
@@ -177,6 +192,7 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
           summarized.applied.filter((s) => compressed.includes(s)),
         ),
       compressed: ranges,
+      pending,
       trimmed: trimmed.trimmed,
       cut: trimmed.cut,
       calls: called.count + trimmed.calls,

@@ -378,7 +378,7 @@ describe("buildContext", () => {
     expect(ids(view.messages)).toEqual(["u1", "task-note", "a1", "r1", "a2", "r2", "summary-a3", "a8", "r8", "a4", "r4", "a5", "r5", "a6", "r6", "a7", "r7"]);
     expect(view.messages.map(textOf)[3]).toBe(`${DUPLICATE_NOTE}\n[#r1]`);
     expect(view.messages.map(textOf)[5]).toBe("[arguments purged] boom\n[#r2]");
-    expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, trimmed: 0, cut: 0, calls: 0, texts: 0 }); // a summary's messages, no compress ranges
+    expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, pending: 0, trimmed: 0, cut: 0, calls: 0, texts: 0 }); // a summary's messages, no compress ranges
     expect(view.estimate).toBe(1000 + estimateTokens(view.messages, 0.25));
     expect(view.overBudget).toBe(false);
   });
