@@ -51,7 +51,7 @@ export interface CompactionState {
   windowFrom?: string;
   /**
    * ContextInput.rewriteUpTo of the requests now: dedup and error purge see the history as it was
-   * then. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;
+   * then, and the compress calls made since wait. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;
    * undefined before the first request (resume included)
    */
   rewriteUpTo: number | undefined;
@@ -168,7 +168,7 @@ export function contextOf(history: readonly Message[], deps: PrepareDeps) {
 }
 
 /**
- * The system prompt, messages and note of the next request. Dedup and error purge rewrite earlier
+ * The system prompt, messages and note of the next request. Dedup, error purge and the model's compress calls rewrite earlier
  * messages only when the prompt cache is broken anyway (the first request of a run — a resumed one
  * goes on from its last request's, replay-cache.ts — a changed system
  * prompt or tool list, a trim or summary, a pause past the cache's lifetime) or when the tokens a
