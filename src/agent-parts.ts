@@ -121,8 +121,8 @@ export interface Agent {
   send(content: string | ContentBlock[], signal: AbortSignal, opts?: SendOptions): Promise<RunResult>;
   /**
    * the context the next request would hold were it sent now — system prompt, tools and history,
-   * estimated as `send` estimates them (`/usage`); changes nothing but a resumed session's replay, which the
-   * first request would run the same (agent.ts goOnFromSession). Asks for the
+   * estimated as `send` estimates them (`/usage`; after `hey -c`, from the session's last request, as the
+   * first request goes on); changes nothing. Asks for the
    * tools as a request does (it may wait for MCP servers still starting); rejects when `signal` aborts
    */
   preview(signal: AbortSignal): Promise<ContextView>;

@@ -103,7 +103,7 @@ export function createAgent(parts: AgentParts): Agent {
   });
 
   /**
-   * A resumed session's requests to the model in use replayed, once, before its first request, `/compact` or `/usage` in the run:
+   * A resumed session's requests to the model in use replayed, once, before its first request or `/compact` in the run:
    * the view goes on from the last request there, and a summary is asked after it from the provider's cache (x6 #3:
    * `hey -c -p /compact` went as a transcript at full price).
    */
@@ -325,8 +325,10 @@ export function createAgent(parts: AgentParts): Agent {
     },
 
     async preview(signal) {
-      const [history, deps] = [sendable(), prepareDeps(counted, await parts.tools(signal, true))];
-      goOnFromSession(history, deps); // after `hey -c` the next request goes on from the session's: what it holds, rewrites still held included
+      const [history, deps] = [sendable(), { ...prepareDeps(counted, await parts.tools(signal, true)), state: { ...compaction } }];
+      // after `hey -c` the next request goes on from the session's, rewrites still held included: replayed on a copy, as the
+      // tools asked for a look may lack a server still starting, and the request's own replay must see them all
+      replayResumed(modelKey(settings.model), history, deps, effort, true);
       return previewContext(history, deps); // what the next request holds
     },
     async compact(instructions, signal) {

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { billed, openaiCache, openaiPrompt, total } from "../../scripts/cache-emulator.ts";
 import { runHey } from "../helpers/e2e.ts";
+import { startTerm } from "../helpers/tmux.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 import { textOf, type ChatMessage, type ChatRequest, type Turn } from "../helpers/model-server.ts";
 
@@ -45,12 +46,9 @@ beforeEach(() => {
   writeFileSync(join(state.path, "config", "hey", "config.toml"), `[default]\nmodel = "mock/m"\n[agent]\nbudget_tokens = 200000\n${provider}`);
 });
 
+const dirs = () => ({ XDG_STATE_HOME: state.path, XDG_CONFIG_HOME: join(state.path, "config"), XDG_CACHE_HOME: join(state.path, "cache") });
 async function hey(args: string[]): Promise<string> {
-  const run = await runHey(args, {
-    cwd: project.path,
-    env: { XDG_STATE_HOME: state.path, XDG_CONFIG_HOME: join(state.path, "config"), XDG_CACHE_HOME: join(state.path, "cache") },
-    timeoutMs: 60_000,
-  });
+  const run = await runHey(args, { cwd: project.path, env: dirs(), timeoutMs: 60_000 });
   if (run.code !== 0) throw new Error(run.stderr.slice(-800));
   return run.stdout;
 }
@@ -79,4 +77,22 @@ test("the request after a compress extends the one before it; /usage says the ra
   await hey(["-c", "-p", "anything left?"]);
   const next = model.requests[run.length]!;
   expect(extends_(run.at(-1)!, next)).toBe(true); // the replay held the compress as the run did
+});
+
+test("in the REPL after hey -c, /usage says the compress is pending and leaves the first request going on from the session's last", async () => {
+  await hey(["--max-turns", "50", "-p", "read every file in lib"]);
+  const count = model.requests.length;
+  const t = await startTerm({ args: ["-c"], cwd: project.path, env: dirs() });
+  try {
+    await t.waitFor("resumed session");
+    await t.type("/usage");
+    await t.keys("Enter");
+    await t.waitFor("1 compressed range pending (kept until the prompt cache is rebuilt)", { joined: true });
+    await t.type("anything left?");
+    await t.keys("Enter");
+    await t.waitFor("Nothing else to read.");
+    expect(extends_(model.requests[count - 1]!, model.requests[count]!)).toBe(true);
+  } finally {
+    await t.close();
+  }
 });
