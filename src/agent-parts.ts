@@ -1,12 +1,13 @@
 // What an agent is made of (agent.ts): its settings and the parts its caller builds for it — the
 // provider, the tools, the output, the prompt — and, for a run whose model gives up, the next model
-// to go on with. Types only.
+// to go on with; and what the agent offers its caller (Agent). Types only.
 import type { ResumedCache } from "./context/replay-cache.ts";
 import type { OutputCap } from "./context/output-cap.ts";
-import type { ContextPolicy, Summary } from "./context/view.ts";
-import type { Effort, Message, ToolSpec } from "./kernel/ir.ts";
-import type { LoopDeps } from "./kernel/loop.ts";
-import type { Output } from "./kernel/output.ts";
+import type { CompactionState } from "./context/compaction.ts";
+import type { ContextPolicy, ContextView, Summary } from "./context/view.ts";
+import type { ContentBlock, Effort, Message, ToolSpec, Usage } from "./kernel/ir.ts";
+import type { LoopDeps, RunResult } from "./kernel/loop.ts";
+import type { HandOffLimit, Output } from "./kernel/output.ts";
 import type { Provider, ProviderError } from "./kernel/provider.ts";
 import type { RetryPolicy } from "./kernel/retry.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -92,4 +93,45 @@ export interface Fallback {
   settings: AgentSettings;
   /** why the model in use gave up, in words that follow its name: "is rate-limited" */
   why: string;
+}
+
+export interface AgentUsage {
+  total: Usage;
+  last: Usage | undefined;
+  requests: number;
+}
+
+/** What one send may add: `keepHandOff` saves a run's hand-off before its `done` (LoopDeps.keepHandOff). */
+export type SendOptions = { keepHandOff?: (limit: HandOffLimit) => Promise<void> };
+
+export interface Agent {
+  readonly messages: readonly Message[];
+  readonly settings: AgentSettings;
+  readonly provider: Provider;
+  /** the effort sent with each request; undefined = the provider's configured default */
+  readonly effort: Effort | undefined;
+  /** what the provider said when it stopped sending any effort (its notice), so /effort says it too; undefined while it sends it */
+  readonly effortUnsent: string | undefined;
+  readonly usage: Readonly<AgentUsage>;
+  readonly context: Readonly<CompactionState>;
+  /**
+   * appends a user message and runs the loop until it stops; never throws for provider or tool failures. A send made while a run is going
+   * waits for it, then runs (sends run in call order). An abort ends it "interrupted", in its reason's words (kernel/tool.ts abortReason)
+   */
+  send(content: string | ContentBlock[], signal: AbortSignal, opts?: SendOptions): Promise<RunResult>;
+  /**
+   * the context the next request would hold were it sent now — system prompt, tools and history,
+   * estimated as `send` estimates them (`/usage`; after `hey -c`, from the session's last request, as the
+   * first request goes on); changes nothing. Asks for the
+   * tools as a request does (it may wait for MCP servers still starting); rejects when `signal` aborts
+   */
+  preview(signal: AbortSignal): Promise<ContextView>;
+  /** summarizes everything that may be summarized now (`/compact`); false when there is nothing to */
+  compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
+  /**
+   * goes on with this provider and these settings (`/model`, `/reload`), keeping the conversation;
+   * emits a `model` event when the model changed
+   */
+  switchModel(provider: Provider, settings: AgentSettings): void;
+  setEffort(effort: Effort | undefined): void;
 }

@@ -13,12 +13,11 @@ import {
   prepare,
   previewContext,
   summaryCost,
-  type CompactionState,
   type ModelCache,
   type PrepareDeps,
 } from "./context/compaction.ts";
 import { historyFrom, resumedReplay, usageFacts } from "./context/replay-cache.ts";
-import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
+import { cutCounts, offeredPolicy } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
 import { fixedText, keepsWindow, latestOverWindow, learnWindow, refusalOf, servedWindow, taughtBy, unlearnedWindow } from "./context/window.ts";
@@ -27,7 +26,7 @@ import { adaptHistory } from "./kernel/adapt-history.ts";
 import { withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type RunResult } from "./kernel/loop.ts";
-import { usageCounts, usageOf, type HandOffLimit, type Output } from "./kernel/output.ts";
+import { usageCounts, usageOf, type Output } from "./kernel/output.ts";
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import { sleep } from "./kernel/sleep.ts";
@@ -36,49 +35,9 @@ import { syncedFirst } from "./sessions/synced-first.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { keepShown } from "./tools/earlier-reads.ts";
 import { fallbackLine, fallbackReason } from "./fallback/reasons.ts";
-import type { AgentParts, AgentSettings } from "./agent-parts.ts";
+import type { Agent, AgentParts, AgentSettings, AgentUsage, SendOptions } from "./agent-parts.ts";
 
-export type { AgentParts, AgentSettings, Fallback } from "./agent-parts.ts";
-
-export interface AgentUsage {
-  total: Usage;
-  last: Usage | undefined;
-  requests: number;
-}
-
-/** What one send may add: `keepHandOff` saves a run's hand-off before its `done` (LoopDeps.keepHandOff). */
-export type SendOptions = { keepHandOff?: (limit: HandOffLimit) => Promise<void> };
-
-export interface Agent {
-  readonly messages: readonly Message[];
-  readonly settings: AgentSettings;
-  readonly provider: Provider;
-  /** the effort sent with each request; undefined = the provider's configured default */
-  readonly effort: Effort | undefined;
-  /** what the provider said when it stopped sending any effort (its notice), so /effort says it too; undefined while it sends it */
-  readonly effortUnsent: string | undefined;
-  readonly usage: Readonly<AgentUsage>;
-  readonly context: Readonly<CompactionState>;
-  /**
-   * appends a user message and runs the loop until it stops; never throws for provider or tool failures. A send made while a run is going
-   * waits for it, then runs (sends run in call order). An abort ends it "interrupted", in its reason's words (kernel/tool.ts abortReason)
-   */
-  send(content: string | ContentBlock[], signal: AbortSignal, opts?: SendOptions): Promise<RunResult>;
-  /**
-   * the context the next request would hold were it sent now — system prompt, tools and history,
-   * estimated as `send` estimates them (`/usage`); changes nothing. Asks for the
-   * tools as a request does (it may wait for MCP servers still starting); rejects when `signal` aborts
-   */
-  preview(signal: AbortSignal): Promise<ContextView>;
-  /** summarizes everything that may be summarized now (`/compact`); false when there is nothing to */
-  compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
-  /**
-   * goes on with this provider and these settings (`/model`, `/reload`), keeping the conversation;
-   * emits a `model` event when the model changed
-   */
-  switchModel(provider: Provider, settings: AgentSettings): void;
-  setEffort(effort: Effort | undefined): void;
-}
+export type { Agent, AgentParts, AgentSettings, AgentUsage, Fallback, SendOptions } from "./agent-parts.ts";
 
 export function createAgent(parts: AgentParts): Agent {
   const messages: Message[] = [...(parts.history ?? [])];
@@ -143,6 +102,14 @@ export function createAgent(parts: AgentParts): Agent {
     now: Date.now,
   });
 
+  /**
+   * A resumed session's requests to the model in use replayed, once, before its first request or `/compact` in the run:
+   * the view goes on from the last request there, and a summary is asked after it from the provider's cache (x6 #3:
+   * `hey -c -p /compact` went as a transcript at full price).
+   */
+  const goOnFromSession = (history: readonly Message[], deps: PrepareDeps) => {
+    if (replayResumed(modelKey(settings.model), history, deps, effort)) made = cacheOf(compaction);
+  };
   /** the tools of the request being made, with the MCP server of each (an oversized request names them) */
   let offered: readonly Tool[] = [];
   const outputCaps = newOutputCaps(parts.outputCaps, () => settings.maxTokens); // an endpoint that counts each answer's output limit into the window, once a refusal said so
@@ -286,7 +253,7 @@ export function createAgent(parts: AgentParts): Agent {
         const tools = await parts.tools(s);
         offered = tools;
         await useServerWindow();
-        if (replayResumed(modelKey(settings.model), history, prepareDeps(counted, tools), effort)) made = cacheOf(compaction);
+        goOnFromSession(history, prepareDeps(counted, tools));
         summaryFailedNow = false;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
         const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context
@@ -358,12 +325,18 @@ export function createAgent(parts: AgentParts): Agent {
     },
 
     async preview(signal) {
-      return previewContext(sendable(), prepareDeps(counted, await parts.tools(signal, true))); // what the next request holds
+      const [history, deps] = [sendable(), { ...prepareDeps(counted, await parts.tools(signal, true)), state: { ...compaction } }];
+      // after `hey -c` the next request goes on from the session's, rewrites still held included: replayed on a copy, as the
+      // tools asked for a look may lack a server still starting, and the request's own replay must see them all
+      replayResumed(modelKey(settings.model), history, deps, effort, true);
+      return previewContext(history, deps); // what the next request holds
     },
     async compact(instructions, signal) {
       try {
         // a refused exchange is not summarized: the summary request would carry the words that drew the refusal
-        const done = await compactNow(sendable(), prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
+        const [history, deps] = [sendable(), prepareDeps(parts.output, await parts.tools(signal))];
+        goOnFromSession(history, deps);
+        const done = await compactNow(history, deps, signal, instructions);
         if (!done) return false;
         made = cacheOf(compaction); // a summary begins the cache anew (compactNow), as the replay begins at its line
         spent(done.usage);

@@ -5,10 +5,10 @@
 //      request prefix — and the provider's prompt cache — stays the same until the budget is
 //      reached again;
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
-//      tail around a note that says how to get the whole back, oldest first, each only as far as the
-//      overshoot needs (a sixth at least, and down to CUT_SHARE of the budget at most: a request 1 %
+//      tail around a note that says how to get the whole back, oldest first, each only as far as
+//      LOW_WATER needs (a sixth at least, and down to CUT_SHARE of the budget at most: a request 1 %
 //      over no longer loses 290 of a file's 300 lines), and long arguments of their calls
-//      (call-cut.ts: a write_file's content is in the file it wrote);
+//      (call-cut.ts: a write_file's content is in the file it wrote); what is cut stays cut (the hold);
 //   3. recent units are dropped, oldest first;
 //   4. past the model's window (when known), the newest turn's calls and results are cut too, the
 //      results only to what fits the budget (a file bigger than the window still reaches the model
@@ -43,8 +43,6 @@ export const LOW_WATER = 0.6;
 const LOW_ROOM = 0.2;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
-/** A cut by the ceiling leaves this share of the budget free: the next short exchanges extend its prefix (the prompt cache) instead of each cutting more. */
-const CUT_ROOM = 0.2;
 /** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
 const FIT_MARGIN = 400;
 
@@ -189,6 +187,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   const fits = (limit = budget.budgetTokens) => tokens(kept) <= limit;
   const untrimmed = tokens(kept);
   const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
+  // once something must go, stage 1 drops and stage 2 cuts down to the low-water mark
+  const low = Math.max(budget.budgetTokens * LOW_WATER, budget.fixedTokens + budget.budgetTokens * LOW_ROOM);
   const dropUnit = (u: number) => {
     if (!drop.has(u)) stretchCount += 1 - Number(drop.has(u - 1)) - Number(drop.has(u + 1));
     drop.add(u);
@@ -208,8 +208,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
         if (out[j]!.toolCalls) callsAt(j, toFit ? CALL_KEEP_SHARE * 1.2 : CUT_SHARE, toFit ? undefined : record);
         if (out[j]!.role !== "tool" || fits(limit)) continue;
         // past the target by `over` characters (with room for the estimate's error and the note): past
-        // the window's ceiling (`toFit`) the budget, else CUT_ROOM under it
-        const target = toFit ? Math.min(limit!, budget.budgetTokens) : (limit ?? budget.budgetTokens) * (1 - CUT_ROOM);
+        // the window's ceiling (`toFit`) the budget, else the limit
+        const target = toFit ? Math.min(limit!, budget.budgetTokens) : (limit ?? budget.budgetTokens);
         const over = Math.ceil((tokens(kept) - target) / budget.tokensPerChar) + FIT_MARGIN;
         const length = textOf(messages[j]!).length;
         const size = Math.max(keep, Math.min(textOf(out[j]!).length - over, Math.floor(length / 1.2) - 1));
@@ -239,10 +239,11 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   const held = dropped;
   const heldTexts = texts.size;
   // 1: unprotected units, oldest first: once something must go, down to the low-water mark
-  const low = Math.max(budget.budgetTokens * LOW_WATER, budget.fixedTokens + budget.budgetTokens * LOW_ROOM);
   if (!fits()) for (let k = 0; k < units.length && !fits(low); k++) if (units[k]!.droppable && !drop.has(k)) dropUnit(k);
   // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
-  if (!fits()) cutResults((unit) => !unit.pinned, undefined, false, cutIds);
+  // (down to the low-water mark too: cut to 80 % of the budget, or as soon as it fit, a turn of parallel reads over it
+  // left room for no further read, which cut again a request later — x6 #4: two rebuilds in two requests)
+  if (!fits()) cutResults((unit) => !unit.pinned, low, false, cutIds);
   for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);
   if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens, true);
   // 5: the long texts of what is left, oldest first, to the larger share of the budget, then (still over) to the smaller

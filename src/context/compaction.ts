@@ -9,21 +9,12 @@ import { cacheLifetime, cachePrices, rewritePays, sharedPrefix, unchangedThrough
 import type { Hold } from "./budget.ts";
 import { heldText, holdNote, type HeldNote } from "./held-note.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
-import { estimateTokens, PROTECT_TURNS, willBeCut } from "./passes.ts";
+import { estimateTokens, willBeCut } from "./passes.ts";
 import { compactRange, summaryCost } from "./summary-request.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
-import {
-  buildContext,
-  compressibleIn,
-  type BuiltView,
-  DEFAULT_TOKENS_PER_CHAR,
-  nudgeLine,
-  type ContextPolicy,
-  type ContextView,
-  type Summary,
-} from "./view.ts";
+import { buildContext, contextNote, type BuiltView, DEFAULT_TOKENS_PER_CHAR, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, fixedText, hardTokens, latestOverWindow, roomyBudget, toolsText } from "./window.ts";
 import { cutNotices, seenIn, type Seen } from "./cut-notice.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -51,7 +42,7 @@ export interface CompactionState {
   windowFrom?: string;
   /**
    * ContextInput.rewriteUpTo of the requests now: dedup and error purge see the history as it was
-   * then. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;
+   * then, and the compress calls made since wait. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;
    * undefined before the first request (resume included)
    */
   rewriteUpTo: number | undefined;
@@ -168,7 +159,7 @@ export function contextOf(history: readonly Message[], deps: PrepareDeps) {
 }
 
 /**
- * The system prompt, messages and note of the next request. Dedup and error purge rewrite earlier
+ * The system prompt, messages and note of the next request. Dedup, error purge and the model's compress calls rewrite earlier
  * messages only when the prompt cache is broken anyway (the first request of a run — a resumed one
  * goes on from its last request's, replay-cache.ts — a changed system
  * prompt or tool list, a trim or summary, a pause past the cache's lifetime) or when the tokens a
@@ -246,15 +237,9 @@ export async function prepare(
   const through = unchangedThrough(state.sent, view.messages, fixed);
   const sentNote = record !== undefined ? { note: record } : {};
   state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now, ...sentNote };
-  // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone;
-  // and only once hey's own summary failed. While summaries work, a model that obeyed the nudge from 70 % of the
-  // budget cost 25 % more over 150 steps (a turn of its own per compress, twice the cache breaks), and still 18 %
-  // more from 95 % (x44's mock runs): hey's summary at the budget does the same job for less.
-  const helps =
-    state.summaryFailed === true && fixed.length * state.tokensPerChar < budgetTokens && compressibleIn(view.messages, policy.protectTurns ?? PROTECT_TURNS);
   const heavy = pdfsOverBudget(history, budgetTokens, state.tokensPerChar);
   for (const line of heavy) deps.output.emit({ type: "notice", message: line });
-  const nudge = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
+  const nudge = contextNote(view, policy, budgetTokens, fixed.length * state.tokensPerChar, state.summaryFailed === true);
   const note = [...heavy, ...(nudge ? [nudge] : [])].join("\n") || undefined;
   const once = fullAt(view, budgetTokens) || (view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens));
   const tail = { ...(once ? { onceTail: true as const } : {}), ...(through ? { unchangedThrough: through } : {}) };

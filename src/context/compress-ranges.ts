@@ -5,13 +5,15 @@ import { parseArguments, type Message } from "../kernel/ir.ts";
 import { HANDLE_LENGTH, PROTECT_TURNS, tailStart, unitEnd, type Summary } from "./passes.ts";
 
 /**
- * The summaries of the model's successful compress calls, in call order. Each call is checked
- * again against the history exactly as the tool saw it when it ran: everything up to and
- * including the assistant message that made the call.
+ * The summaries of the model's successful compress calls made by the first `upTo` messages (default:
+ * all), in call order: a call the requests since have not applied yet waits, as dedup does, until the
+ * prompt cache is rebuilt anyway or its saving pays for the miss (view.ts rewriteUpTo, compaction.ts
+ * chooseView). Each call is checked again against the history exactly as the tool saw it when it
+ * ran: everything up to and including the assistant message that made the call.
  */
-export function compressSummaries(history: readonly Message[], protectTurns: number): Summary[] {
+export function compressSummaries(history: readonly Message[], protectTurns: number, upTo = history.length): Summary[] {
   const out: Summary[] = [];
-  for (let i = 0; i < history.length; i++) {
+  for (let i = 0; i < Math.min(upTo, history.length); i++) {
     const calls = history[i]!.toolCalls;
     if (!calls?.some((c) => c.name === "compress")) continue;
     for (const call of calls) {

@@ -34,15 +34,16 @@ export interface ResumedCache {
  * request there as a /model back within one run does (x154 #2: `hey -c -m A` after a run on B
  * started A cold). `messages`: the agent's, the session's and then the run's; `cache`: undefined
  * when the session does not tell. The function replays `model`'s requests into `deps.state` once,
- * the last one as the model answered it (`effort`: the run's), and says whether it did.
+ * the last one as the model answered it (`effort`: the run's), and says whether it did; `peek`: into a
+ * state that is not the run's (`/usage` before the first request), not counted as the once.
  */
 export function resumedReplay(cache: ResumedCache | undefined, messages: Message[]) {
   const resumed = cache && cache.upTo <= messages.length ? cache : undefined;
   const loaded = withoutRefused(messages).length; // the session's messages as requests carry them
   const replayed = new Set<string>();
-  return (model: string, history: readonly Message[], deps: PrepareDeps, effort?: Effort): boolean => {
+  return (model: string, history: readonly Message[], deps: PrepareDeps, effort?: Effort, peek = false): boolean => {
     if (!resumed || replayed.has(model)) return false;
-    replayed.add(model);
+    if (!peek) replayed.add(model);
     // the session counted where the cache began over the whole history, refused exchanges too
     const upTo = keptOf(messages, Math.max(resumed.upTo, resumed.starts?.[model] ?? 0));
     replayCache(history.slice(0, loaded), deps, { ...resumed, upTo, model });

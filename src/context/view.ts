@@ -17,7 +17,8 @@
 //   write_file) is sent with each long string cut to its first and last lines (call-cut.ts).
 // - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
 //   over earlier ones they overlap; the caller's count as later than any compress call. Compress
-//   calls already in the history apply even when the compress tool is now off.
+//   calls already in the history apply even when the compress tool is now off; a call after
+//   `rewriteUpTo` waits with the other rewrites (stats.pending).
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
 import type { Message, ToolSpec } from "../kernel/ir.ts";
@@ -62,8 +63,9 @@ export interface ContextInput {
   /** .hey/task.md, re-injected after the first user message whenever anything was summarized or trimmed: its end and top within a share of the budget (budget.ts cutTaskNote) */
   taskNote?: string;
   /**
-   * dedup and error purge judge the history as its first `rewriteUpTo` messages were (default: all):
-   * rewrites that later messages would make wait, leaving the cached prefix alone
+   * dedup and error purge judge the history as its first `rewriteUpTo` messages were (default: all),
+   * and only the compress calls among them apply: rewrites that later messages would make wait,
+   * leaving the cached prefix alone
    */
   rewriteUpTo?: number;
   /** what the model takes at most, when known: past it even the newest turn's results are cut */
@@ -106,7 +108,18 @@ export interface ContextView {
    * tool calls whose long arguments are sent cut (call-cut.ts), texts of the messages never left
    * out cut to their start and end (budget.ts stage 5)
    */
-  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; calls: number; texts: number };
+  stats: {
+    deduped: number;
+    purged: number;
+    summarized: number;
+    compressed: number;
+    /** compress calls taken but not applied yet: they wait for the prompt cache to be rebuilt (rewriteUpTo) */
+    pending: number;
+    trimmed: number;
+    cut: number;
+    calls: number;
+    texts: number;
+  };
 }
 
 /** The last view built from the same input but `rewriteUpTo` (compaction.ts chooseView builds two): what dedup and purge made of it, and the view. */
@@ -123,7 +136,9 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
   const facts = historyFacts(history, turns);
   const upTo = Math.min(input.rewriteUpTo ?? history.length, history.length);
   const then = upTo === history.length ? facts : historyFacts(history, turns, upTo);
-  const compressed = compressSummaries(history, turns);
+  // compress calls after `rewriteUpTo` wait like dedup: applied at once they re-billed all after the range (x6 #2: +22-25 %)
+  const compressed = compressSummaries(history, turns, upTo);
+  const pending = upTo < history.length ? compressSummaries(history, turns).length - compressed.length : 0;
   const summarized = applySummaries(history, [...compressed, ...input.summaries], summaryPins(history, facts));
   const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
@@ -177,6 +192,7 @@ export function buildContext(input: ContextInput, built: BuiltView = {}): Contex
           summarized.applied.filter((s) => compressed.includes(s)),
         ),
       compressed: ranges,
+      pending,
       trimmed: trimmed.trimmed,
       cut: trimmed.cut,
       calls: called.count + trimmed.calls,
@@ -247,6 +263,19 @@ export function nudgeLine(estimate: number, budget: number, threshold: number): 
   const line = ratio >= 1 ? `Context: over the ${tokens(budget)}-token budget.` : `Context: ${step}-${step + 10}% of the ${tokens(budget)}-token budget used.`;
   if (!(ratio > threshold)) return line;
   return `${line} Older messages are being left out to fit it: use compress on finished stretches of work (tool results show their [#handle]) to keep what matters of them.`;
+}
+
+/**
+ * The request's line on the context use (nudgeLine), suggesting compress only when it could help: a stretch
+ * to compress (compressibleIn), room for the rest once it is gone (the system prompt and tools, `fixedTokens`,
+ * under the budget), no compress of the model's still waiting for the prompt cache (stats.pending: it is done,
+ * its range goes at the next rebuild), and only once hey's own summary failed. While summaries work, a model that
+ * obeyed the nudge from 70 % of the budget cost 25 % more over 150 steps (a turn of its own per compress, twice
+ * the cache breaks), and still 18 % more from 95 % (x44's mock runs): hey's summary at the budget does the same job for less.
+ */
+export function contextNote(view: ContextView, policy: ContextPolicy, budgetTokens: number, fixedTokens: number, summaryFailed: boolean): string | undefined {
+  const helps = summaryFailed && view.stats.pending === 0 && fixedTokens < budgetTokens && compressibleIn(view.messages, policy.protectTurns ?? PROTECT_TURNS);
+  return nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
 }
 
 /**

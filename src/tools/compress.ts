@@ -6,6 +6,10 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { checkCompressRange, compressArgs, DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, summaryMessage } from "../context/view.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
+/** What the compress tool's answer adds: the range may show as it was for a while (context/view.ts rewriteUpTo), and need not be compressed again. */
+export const PENDING_NOTE =
+  "they may show as they were until the prompt cache is rebuilt (rewriting them at once costs more than it saves): no need to compress them again";
+
 /** `history` returns the conversation as it is when the call runs (its own assistant message last). */
 export function createCompressTool(history: () => readonly Message[], protectTurns = PROTECT_TURNS): Tool {
   return {
@@ -29,7 +33,7 @@ export function createCompressTool(history: () => readonly Message[], protectTur
       const to = messages.findIndex((m) => m.id === range.toId);
       const before = estimateTokens(messages.slice(from, to + 1), DEFAULT_TOKENS_PER_CHAR);
       const after = estimateTokens([summaryMessage({ ...range, text: parsed.summary })], DEFAULT_TOKENS_PER_CHAR);
-      return { output: `compressed ${to - from + 1} messages (~${before} tokens → ~${after} tokens)` };
+      return { output: `compressed ${to - from + 1} messages (~${before} tokens → ~${after} tokens); ${PENDING_NOTE}` };
     },
   };
 }

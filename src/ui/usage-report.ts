@@ -67,6 +67,7 @@ export function usageReport(
     st?.purged && count(st.purged, "failed-call argument"),
     st?.summarized && `${count(st.summarized, "message")} summarized`,
     st?.compressed && count(st.compressed, "compressed range"),
+    st?.pending && `${count(st.pending, "compressed range")} pending (kept until the prompt cache is rebuilt)`,
     st?.trimmed && `${count(st.trimmed, "message")} left out`,
     st?.cut && `${count(st.cut, "result")} cut`,
     st?.calls && `${count(st.calls, "long tool call")} cut to start and end`,

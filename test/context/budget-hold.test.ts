@@ -83,12 +83,12 @@ test("a big result cut by the ceiling that leaves the protected turns is measure
     history.push(...turn(n, chars));
     sent.push((await prepare(history, deps, signal)).messages);
   }
-  // the three logs alone are over the budget: the third request is sent with r0 cut. r0 whole and
-  // the rest stay over it; as sent, r0 cut, they fit: nothing is dropped, nothing summarized
+  // the three logs alone are over the budget: the third request is sent with r0 and r1 cut, to the low-water
+  // mark. Whole they and the rest stay over it; as sent, cut, they fit: nothing is dropped, nothing summarized
   expect(estimateTokens(history, 0.25)).toBeGreaterThan(6000);
   expect(provider.asked).toBe(0);
   expect(deps.state.last!.stats).toMatchObject({ trimmed: 0, summarized: 0 });
-  expect(deps.state.last!.stats.cut).toBe(1);
+  expect(deps.state.last!.stats.cut).toBe(2);
   for (let i = 3; i < sent.length; i++) expect(sharedPrefix(sent[i - 1]!, sent[i]!)).toBe(sent[i - 1]!.length); // each request extends the one before
 });
 

@@ -86,3 +86,19 @@ test("work to compress while the tools alone fill the budget: the conversation's
   expect(note).toStartWith("Context: 90-100% of the 2.5k-token budget used.");
   expect(note).not.toMatch(NUDGE);
 });
+
+test("no nudge to compress while a compress of the model's waits for the prompt cache: it is done, its range goes at the next rebuild", async () => {
+  const history = [user("u"), ...turn(1, 8_000), ...turn(2, 8_000), ...turn(3, 8_000), ...turn(4, 8_000)];
+  const failed = { ...deps([]), policy: testPolicy({ compressTool: true, budgetTokens: 10_000, nudgeThreshold: 0.7 }) };
+  failed.state.summaryFailed = true;
+  expect((await prepare(history, failed, signal, { deterministic: true })).note).toMatch(NUDGE);
+  const args = JSON.stringify({ start_id: "r1", end_id: "r1", summary: "f1 read: nothing to do" });
+  history.push(
+    { id: "a5", role: "assistant", content: [], toolCalls: [{ id: "c5", name: "compress", arguments: args }] },
+    { id: "r5", role: "tool", toolCallId: "c5", toolName: "compress", isError: false, content: [{ type: "text", text: "compressed" }] },
+  );
+  const note = (await prepare(history, failed, signal, { deterministic: true })).note;
+  expect(failed.state.last!.stats.pending).toBe(1); // held: 2k tokens saved do not pay for re-sending the 6k after them
+  expect(note).toStartWith("Context: ");
+  expect(note).not.toMatch(NUDGE); // before: told to compress again with its compress taken
+});

@@ -336,12 +336,12 @@ describe("trimToBudget", () => {
   });
 
   test("a result the ceiling cut stays cut, and is measured cut: when it leaves the protected turns nothing is dropped while the context as sent fits", () => {
-    // three big results in a row: the oldest protected one is cut by the ceiling; then a small turn
+    // three big results in a row: the two older protected ones are cut by the ceiling, to the low-water mark; then a small turn
     const big = (n: number) => turn(n, "bash", `{"command":"test ${n}"}`, Array.from({ length: 150 }, (_, i) => `line ${i} of test run ${n}`).join("\n")); // ~3,400 chars
     const h1 = [user("u1"), ...big(1), ...big(2), ...big(3)];
     const budget = { budgetTokens: 2200, fixedTokens: 0, tokensPerChar: 0.25 };
     const first = trimToBudget(h1, facts(h1), budget);
-    expect(first).toMatchObject({ trimmed: 0, cut: 1, overBudget: false });
+    expect(first).toMatchObject({ trimmed: 0, cut: 2, overBudget: false });
     const h2 = [...h1, ...turn(4, "read_file", '{"path":"a.ts"}', "z".repeat(400))];
     const second = trimToBudget(h2, facts(h2), { ...budget, hold: first.hold });
     // r1, whole, would be over the budget (~3,500 tokens); as sent (cut) it fits: nothing is dropped, the request extends the previous one
@@ -378,7 +378,7 @@ describe("buildContext", () => {
     expect(ids(view.messages)).toEqual(["u1", "task-note", "a1", "r1", "a2", "r2", "summary-a3", "a8", "r8", "a4", "r4", "a5", "r5", "a6", "r6", "a7", "r7"]);
     expect(view.messages.map(textOf)[3]).toBe(`${DUPLICATE_NOTE}\n[#r1]`);
     expect(view.messages.map(textOf)[5]).toBe("[arguments purged] boom\n[#r2]");
-    expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, trimmed: 0, cut: 0, calls: 0, texts: 0 }); // a summary's messages, no compress ranges
+    expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, pending: 0, trimmed: 0, cut: 0, calls: 0, texts: 0 }); // a summary's messages, no compress ranges
     expect(view.estimate).toBe(1000 + estimateTokens(view.messages, 0.25));
     expect(view.overBudget).toBe(false);
   });

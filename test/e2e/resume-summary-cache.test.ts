@@ -66,3 +66,18 @@ test("the first summary after hey -c repeats the previous run's last request and
   // the run goes on from the summary
   expect(model.requests.slice(last + 2).some((r) => r.messages.some((m) => textOf(m).includes("SUMMARY: the user asked")))).toBe(true);
 });
+
+test("hey -c -p /compact asks its summary after the previous run's last request, from the cache", async () => {
+  await hey(["-p", "read part1.txt to part10.txt"]);
+  const last = model.requests.length - 1;
+  await hey(["-c", "-p", "/compact"]);
+  expect(model.requests.length).toBe(last + 2); // the summary, and nothing else
+  const summary = model.requests[last + 1]!;
+  // before (x6 #3): a transcript under a system prompt of its own, 0 % of it cached
+  expect(transcriptAsk(summary)).toBe(false);
+  expect(cachedAsk(summary)).toBe(true);
+  expect(summary.messages.slice(0, -1)).toEqual(model.requests[last]!.messages.slice(0, -1));
+  const counts = openaiCache(model.requests.map((r) => openaiPrompt(r as never)));
+  console.log(`/compact after hey -c: ${counts[last + 1]!.sent} tokens sent, ${counts[last + 1]!.read} read from the cache`);
+  expect(counts[last + 1]!.read).toBeGreaterThan(0.9 * counts[last]!.sent);
+});

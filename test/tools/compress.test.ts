@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, checkCompressRange, type ContextInput } from "../../src/context/view.ts";
-import { createCompressTool } from "../../src/tools/compress.ts";
+import { createCompressTool, PENDING_NOTE } from "../../src/tools/compress.ts";
 import { testPolicy } from "../helpers/settings.ts";
 
 const user = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
@@ -113,7 +113,7 @@ describe("a successful compress", () => {
   });
 
   test("answers with what it saved", async () => {
-    expect(await compress(args)).toEqual({ output: "compressed 5 messages (~149 tokens → ~26 tokens)" });
+    expect(await compress(args)).toEqual({ output: `compressed 5 messages (~149 tokens → ~26 tokens); ${PENDING_NOTE}` });
   });
 
   const input = (history: Message[]): ContextInput => ({
@@ -150,6 +150,17 @@ describe("a successful compress", () => {
     expect(view.messages[1]!.content).toEqual([{ type: "text", text: `[summary of earlier work]\n${SUMMARY}` }]);
     expect(view.messages[4]!.content).toEqual([{ type: "text", text: "docs\n[#res04]" }]);
     expect(view.stats).toMatchObject({ compressed: 1, summarized: 0 }); // one range (of 5 messages), no compaction summary
+  });
+
+  test("a call after rewriteUpTo waits with the other rewrites: the range is sent as it was and counted as pending", () => {
+    const after = [...running(args), result("id-res07", "c7", "compressed"), ask("id-ast08", call("c8")), result("id-res08", "c8", "x")];
+    const held = buildContext({ ...input(after), rewriteUpTo: after.findIndex((m) => m.id === "id-ast06") });
+    expect(held.messages.map((m) => m.id)).toEqual(after.map((m) => m.id)); // nothing replaced: the previous request's prefix stays
+    expect(held.stats).toMatchObject({ compressed: 0, pending: 1 });
+    // once the requests take in the call (the cache rebuilt, or the saving pays for the miss) it applies
+    const applied = buildContext({ ...input(after), rewriteUpTo: after.length });
+    expect(applied.messages.map((m) => m.id)).toContain("summary-id-ast01");
+    expect(applied.stats).toMatchObject({ compressed: 1, pending: 0 });
   });
 
   test("a session recorded with the old argument names (start, end) keeps its compressed range", () => {
