@@ -2,7 +2,7 @@
 import * as readline from "node:readline";
 import { onJobControl, stopJob } from "../ui/signals.ts";
 import { reflowedRow } from "../ui/prompt-rows.ts";
-import { codePointWidth, terminalWidth } from "../ui/term.ts";
+import { codePointWidth, fitted, terminalWidth } from "../ui/term.ts";
 import { answersYesNo } from "./policy.ts";
 
 /** Keys queued in the terminal come at the first read: ample for that, too short to be felt. */
@@ -87,7 +87,9 @@ export async function askLine(question: string, keep = false): Promise<string | 
       if (!yesNo || answersYesNo(answer) || (yesNo[1] && /^\s*e(ach)?\s*$/i.test(answer))) return done(answer);
       if (keep) kept = answer;
       const then = keep ? " (what you typed waits at the prompt after it)" : "";
-      stdout.write(`hey: ${JSON.stringify(answer.trim())} does not answer the question: type y${yesNo[1] ? ", n or e" : " or n"}, then Enter${then}\n`);
+      stdout.write(
+        `${fitted(1, `hey: ${JSON.stringify(answer.trim())} does not answer the question: type y${yesNo[1] ? ", n or e" : " or n"}, then Enter${then}`)}\n`,
+      ); // at spaces, never mid-word
       rl.question(prompt, heard);
     };
     rl.question(prompt, heard);
