@@ -7,10 +7,10 @@
 // alone, replayed oldest first as if each were added on its own, each against the byte room of
 // the request that added it (the text before an image is fixed once it is in the history): the
 // same history leaves out the same images in every request and after a resume, another image or
-// more text changes the choice only when the images kept reach the limit again, and what one
-// request leaves out every later one leaves out too — an image once replaced by its line is never
-// sent again (a replay against this request's smaller room could cross earlier and keep a
-// different, older run of images). Pure.
+// more text changes the choice only when the images kept reach the limit again, and while the
+// history only grows, what one request leaves out every later one leaves out too: an image once
+// replaced by its line is not sent again (a replay against this request's smaller room could
+// cross earlier and keep a different, older run of images). Pure.
 
 /**
  * Once images must go for a limit, the oldest go until the rest take this share of it: 10 of
