@@ -8,7 +8,7 @@ import { DEFAULT_TOKENS_PER_CHAR, SUMMARIZED_BELOW } from "../context/view.ts";
 import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, rangeStart } from "./format.ts";
 import { readHead } from "./read-head.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, MAX_LINE_BYTES, openSessionFile, type TailLine } from "./lines.ts";
+import { linesBackward, MAX_LINE_BYTES, openSessionFile, SCAN_LIMIT, type TailLine } from "./lines.ts";
 import { lastEntriesBefore } from "./entries-before.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
@@ -30,12 +30,6 @@ export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts read
 
 /** SPEC §19: resume keeps at least the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
-/**
- * How far before the window resume searches for the latest summary and model entry: ~30,000
- * typical messages. A summary older than that says little about the recent window, and the
- * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
- */
-export const SCAN_LIMIT = 32 * 1024 * 1024;
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
