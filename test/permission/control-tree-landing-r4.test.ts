@@ -5,7 +5,7 @@
 // `~/.config/git`) let a tree become git's global config under a deny list. The real checker is
 // asked, and the real cp and git show the refused ones do the harm.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { controlFiles } from "../../src/config/control-files.ts";
 import { globalGitConfigs } from "../../src/fs/git-config-files.ts";
