@@ -194,23 +194,27 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     const back = parts.lastIndexOf("..");
     if (back >= 0 && parts.slice(0, back).some((p) => p.includes("\0"))) pattern = ["\0", ...parts.slice(back + 1)].join(sep);
     const anywhere = pattern.startsWith("\0") || f.absolute(pattern) !== undefined;
-    const full = anywhere ? [pattern] : dirs ? dirs.map((d) => f.join(d, pattern)) : [`\0${sep}${pattern}`];
+    const full = anywhere ? [pattern] : dirs ? dirs.map((d) => f.normalize(f.join(d, pattern))) : [`\0${sep}${pattern}`];
     const regexes = full.map((p) => {
+      // a component all run-time may be empty too (`"$HOME/.config/$g"` is `~/.config/` for an empty `$g`)
       const body = p
         .split(/[\\/]+/)
-        .map((c) =>
-          c
+        .map((c, k) => {
+          const part = c
             .replace(/[.+^${}()|[\]\\]/g, "\\$&")
             .replace(/\*/g, "[^/\\\\]*")
             .replace(/\?/g, "[^/\\\\]")
-            .replace(/\0/g, ".*"),
-        )
-        .join("[/\\\\]");
+            .replace(/\0/g, ".*");
+          return k === 0 ? part : c === "\0" ? "(?:[/\\\\].*)?" : `[/\\\\]${part}`;
+        })
+        .join("");
       return new RegExp(`^${body}$`, f === WINDOWS || nocase || control.fold ? "is" : "s");
     });
     const places = [...controls, ...kept().map((k) => k.path)];
-    const candidates = [...new Set(places.flatMap((c) => [c, ...ancestorsOf(c, sep)]))];
-    return candidates.filter((c) => regexes.some((r) => r.test(c)));
+    const candidates = [...new Set(places.flatMap((c) => [...ancestorsOf(c, sep), c]))];
+    // the folders nearest the root first: a refusal names where the tree would land, not a file deep below it
+    const depth = (c: string) => c.split(/[\\/]/).length;
+    return candidates.filter((c) => regexes.some((r) => r.test(c))).sort((a, b) => depth(a) - depth(b));
   }
 
   /**
