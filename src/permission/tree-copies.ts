@@ -82,23 +82,26 @@ export function treeCopy(segments: Segment[], control: ControlFiles): TreeCopy |
     // git's trees land whole in the directory they are given, relative to where its `-C`s lead (git-trees.ts)
     const copies = copier ? [copier] : (gitTrees(seg.words) ?? []).map((t) => ({ from: [t.from], into: t.into, merge: true, rsync: false, parents: false }));
     const base = copier ? dirs : gitOperandDirs(seg.words, dirs, control.home, f);
-    // after `cd "$(mktemp -d)"` (or git's `-C` there) a relative destination without `..` lands below a fresh directory, or in a known one
+    // after `cd "$(mktemp -d)"` (or git's last `-C` there) a relative destination without `..` lands below a fresh directory, or,
+    // should mktemp fail, where the command stood: `cd ""` and `git -C ""` stay, an unquoted `cd` left with no word goes home
     const chdir = copier ? [] : gitDirectories(seg.words).chdir;
-    const freshC = !copier && freshGit(chdir);
-    const plainC = chdir.every((w) => decided(w) && f.absolute(w.text) === undefined && !/^~|(^|[\\/])\.\.([\\/]|$)/.test(w.text));
-    const freshBase = freshC ? [] : fresh && plainC ? (copier ? reached.dirs : (gitOperandDirs(seg.words, reached.dirs, control.home, f) ?? [])) : undefined;
+    const lastFresh = chdir.length > 0 && FRESH.test(chdir[chdir.length - 1]!.raw);
+    const before = lastFresh ? chdir.slice(0, -1) : chdir;
+    const bare = reached.unplaced.some((u) => u.operand && !u.operand.raw.startsWith('"'));
+    const stood = fresh ? [...reached.dirs, ...(bare && control.home !== undefined ? [control.home] : [])] : dirs;
+    const plain = !fresh || before.every((w) => decided(w) && f.absolute(w.text) === undefined && !/^~|(^|[\\/])\.\.([\\/]|$)/.test(w.text));
+    const freshBase =
+      !(fresh || lastFresh) || !stood || !plain
+        ? undefined
+        : copier
+          ? stood
+          : gitOperandDirs([seg.words[0]!, ...before.flatMap((w) => [{ text: "-C", raw: "-C", unknown: false, glob: false }, w])], stood, control.home, f);
     for (const copy of copies) {
       const found = landed(seg, copy, base, freshBase);
       if (found) return found;
     }
   }
   return undefined;
-
-  /** Whether git's `-C`s (`chdir`) lead into a fresh directory (`git -C "$(mktemp -d)" clone URL`) and on below it by relative names without `..`. */
-  function freshGit(chdir: Word[]): boolean {
-    const last = chdir.findLastIndex((w) => FRESH.test(w.raw));
-    return last >= 0 && chdir.slice(last + 1).every((w) => decided(w) && f.absolute(w.text) === undefined && !/^~|(^|[\\/])\.\.([\\/]|$)/.test(w.text));
-  }
 
   /**
    * Where one copy of `seg` lands on a control file or a kept place, from the directories `base` (undefined: known only at

@@ -27,6 +27,9 @@ const LISTS = {
   deny: { allow: [], deny: ["bash: curl *"], narrow: [] },
 };
 
+const GIT_CONFIG =
+  /^blocked by permission rules: .*copies files into `~\/\.config\/git`, where they may write `~\/\.config\/git\/config`, a place hey guards \(git's global config/;
+
 /** Runs `script` with bash in `cwd`, HOME at `home`; returns its exit code. */
 function run(script: string, cwd: string, home: string, env: Record<string, string> = {}) {
   return Bun.spawnSync(["bash", "-c", script], { cwd, env: { ...process.env, ...GIT_ENV, ...env, HOME: home }, stdout: "ignore", stderr: "ignore" }).exitCode;
@@ -137,12 +140,11 @@ test('cd "$(mktemp -d)" && git clone URL runs; a directory only the run knows sa
     'cd "$(mktemp -d)" && cd .. && git clone -q https://example.com/x lib',
   ])
     expect(verdict("deny", command)[1]).toMatch(/^blocked by permission rules: cannot verify/);
+  // should mktemp fail, an unquoted `cd` with no word goes home: the destination is judged from there too
+  expect(verdict("deny", "cd $(mktemp -d -p /nonexistent) && git clone -q https://example.com/x .config/git")[1]).toMatch(GIT_CONFIG);
   const told = verdict("all", 'cd "$d" && git clone https://example.com/x/lib')[1];
   expect(told).toContain('write that directory out (`cd /tmp/lib && git clone URL x`), or clone into a fresh one (`cd "$(mktemp -d)" && git clone URL`)');
 });
-
-const GIT_CONFIG =
-  /^blocked by permission rules: .*copies files into `~\/\.config\/git`, where they may write `~\/\.config\/git\/config`, a place hey guards \(git's global config/;
 
 test("$HOME, ${HOME} and ${XDG_CONFIG_HOME:-$HOME/.config} spell the places the guard keeps as ~ does (r4 #4)", () => {
   const { verdict, setup } = fixture("home-var", ["$H/.local/bin", "/usr/bin"]);
@@ -201,4 +203,6 @@ testNeeding(["git", "bash"])('cd "$(mktemp -d)" && git clone, run for real, clon
   const scratch = join(root, "scratch-tmp");
   mkdirSync(scratch, { recursive: true });
   expect(run(`cd "$(mktemp -d)" && git clone -q ${project} lib && test -f lib/a`, project, home, { TMPDIR: scratch })).toBe(0);
+  // and where mktemp fails, the unquoted form's `cd` goes home
+  expect(run('cd $(mktemp -d -p /nonexistent 2>/dev/null) && pwd > /dev/null && test "$PWD" = "$HOME"', project, home)).toBe(0);
 });
