@@ -62,7 +62,7 @@ export function usageReport(
   const hint = agent.context.limitBefore;
   const limitNote =
     hint && !limitIn(agent.context.windowFrom)
-      ? ` · the session before kept requests under ~${n(hint.window)} tokens for the endpoint's limit on one request (its ${hint.limit} limit); not applied now: a refusal over it teaches it again`
+      ? ` · an earlier run of this session kept requests under ~${n(hint.window)} tokens for the endpoint's limit on one request (its ${hint.limit} limit); not applied now: a refusal over it teaches it again`
       : "";
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.filter((s) => s.text !== SUMMARIZED_BELOW).length; // a summary's pointer past a user message is part of it

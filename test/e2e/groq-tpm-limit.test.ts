@@ -120,7 +120,7 @@ test("after a tier upgrade `hey -c` is not held under the old limit: no summary,
   const usage = await hey(["-c", "/usage"]);
   expect(usage.code).toBe(0);
   expect(usage.stdout.replace(/\s+/g, " ")).toContain(
-    "the session before kept requests under ~6,000 tokens for the endpoint's limit on one request (its tokens per minute (TPM) limit); not applied now: a refusal over it teaches it again",
+    "an earlier run of this session kept requests under ~6,000 tokens for the endpoint's limit on one request (its tokens per minute (TPM) limit); not applied now: a refusal over it teaches it again",
   );
 
   Object.assign(tier, { limit: 100_000, files: 12 }); // the upgrade
