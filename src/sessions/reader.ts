@@ -2,12 +2,12 @@
 // earlier runs wrote. Finding one is listing.ts's; the format and the window rules live in format.ts.
 import { closeSync, constants, fstatSync } from "node:fs";
 import { basename } from "node:path";
-import { newId, type Effort, type Message } from "../kernel/ir.ts";
+import { newId, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import { DEFAULT_TOKENS_PER_CHAR, SUMMARIZED_BELOW } from "../context/view.ts";
 import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, rangeStart } from "./format.ts";
 import { readHead } from "./read-head.ts";
-import type { SessionEntry, SessionHeader } from "./format.ts";
+import type { ResumedModel, SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, MAX_LINE_BYTES, openSessionFile, SCAN_LIMIT, type TailLine } from "./lines.ts";
 import { lastEntriesBefore } from "./entries-before.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
@@ -115,9 +115,10 @@ export interface LoadedSession {
   /**
    * the latest model entry found the same way, else the one written before the first message;
    * `window`: the context window a context-length error taught that model, when one did since
-   * (each run writes its model again: an earlier entry of it with no other model's after it counts)
+   * (each run writes its model again: an earlier entry of it with no other model's after it counts);
+   * `limit`: an endpoint's limit on one request it learned instead, a hint a resume does not apply
    */
-  model?: { provider: string; model: string; window?: number; effort?: Effort };
+  model?: ResumedModel;
   /** the newest window a context-length error taught each model the session used, by `provider/model`: a return to one starts within it; the output caps likewise (context/output-cap.ts) */
   windows?: Record<string, number>;
   outputCaps?: Record<string, { window: number; asked: number }>;
@@ -223,7 +224,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       if (e.output_cap) (learned.outputCaps ??= {})[`${m.provider}/${m.model}`] ??= e.output_cap;
       if (!model) model = m;
       // an earlier entry may hold the window; the effort is the latest entry's (an /effort after it)
-      else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model)
+      else if (modelRun && model.window === undefined && !model.limit && m.provider === model.provider && m.model === model.model)
         model = { ...withoutEffort(m), ...(model.effort === undefined ? {} : { effort: model.effort }) };
       else modelRun = false; // before another model: what that run learned says nothing about this one
     };
