@@ -22,7 +22,7 @@ beforeEach(() => {
   project = tempDir("hey-project-");
   model = startModelServer((req): Turn => {
     const last = req.messages.at(-1)!;
-    if (last.role === "user") return { calls };
+    if (last.role === "user") return calls.length ? { calls } : { text: "hello" }; // no calls asked: an answer (an empty one is retried)
     return { text: "read it" };
   });
 });
