@@ -84,7 +84,7 @@ test("in the REPL after hey -c, /usage says the compress is pending and leaves t
   const count = model.requests.length;
   const t = await startTerm({ args: ["-c"], cwd: project.path, env: dirs() });
   try {
-    await t.waitFor("resumed session");
+    await t.waitFor(/All read\.\n›\n?$/); // the prompt under the history: an Enter typed before it is drawn is a line break (keys typed ahead of the prompt)
     await t.type("/usage");
     await t.keys("Enter");
     await t.waitFor("1 compressed range pending (kept until the prompt cache is rebuilt)", { joined: true });
