@@ -81,6 +81,7 @@ function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[]
   // `ln TARGET` links in the directory it runs in, by the target's name
   const into = target ?? (operands.length > 1 || name !== "ln" ? operands.pop() : { text: ".", raw: ".", unknown: false, glob: false });
   if (!into || !operands.length) return undefined;
+  const fold = (p: string) => (control.fold || f === WINDOWS ? p.toLowerCase() : p);
   const place = (w: Word): string[] | undefined => {
     const text = decided(w) ? expand(w, control.home) : undefined;
     if (text === undefined) return undefined;
@@ -95,10 +96,13 @@ function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[]
     const own = text?.split(/[\\/]+/).filter(Boolean).pop() ?? "";
     const at = dests.flatMap((d) => {
       if (target) return [f.join(d, own)];
-      if (replace || !own) return [d];
+      if (!own) return [d];
       // a directory there now takes the link below it by the source's name (`ln -s ~/dotfiles/git ~/.config`); a look that does not answer: both
       const there = control.names?.(d);
-      return Array.isArray(there) ? [f.join(d, own)] : there === undefined ? [d] : [d, f.join(d, own)];
+      if (!Array.isArray(there)) return there === undefined ? [d] : [d, f.join(d, own)];
+      // -n, -T: a link to a directory there is itself replaced; a real directory still takes it below (or ln fails)
+      const real = control.realDir?.(d);
+      return replace && !(typeof real === "string" && fold(f.normalize(real)) === fold(d)) ? [d, f.join(d, own)] : [f.join(d, own)];
     });
     // a symbolic link's relative target is read from the link's own folder (but for `ln -r`), a hard link's from where it runs
     const to = (a: string) => {
