@@ -93,7 +93,11 @@ function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[]
   const out: Made[] = [];
   for (const source of operands) {
     const text = decided(source) ? expand(source, control.home) : undefined;
-    const own = text?.split(/[\\/]+/).filter(Boolean).pop() ?? "";
+    const own =
+      text
+        ?.split(/[\\/]+/)
+        .filter(Boolean)
+        .pop() ?? "";
     const at = dests.flatMap((d) => {
       if (target) return [f.join(d, own)];
       if (!own) return [d];
@@ -161,13 +165,37 @@ export function withLineLinks(segments: Segment[], control: ControlFiles): Contr
     get guarded() {
       return control.guarded;
     },
-    realDir: (p) => at(p, (q) => realDir?.(q) ?? q, (unknown) => ({ unknown })),
+    realDir: (p) =>
+      at(
+        p,
+        (q) => realDir?.(q) ?? q,
+        (unknown) => ({ unknown }),
+      ),
     // (through a link to a run-time target: told by realDir, which every writer's judge asks too; `ln -sf "$X" out` is not asked whether `out/config.toml` is hey's)
-    named: (p) => at(p, (q) => named?.(q) ?? control.paths.some((c) => fold(f.normalize(c)) === fold(q)), () => false),
-    gitOwn: gitOwn && ((p, from) => at(p, (q) => gitOwn(q, from), (unknown) => ({ unknown }))),
+    named: (p) =>
+      at(
+        p,
+        (q) => named?.(q) ?? control.paths.some((c) => fold(f.normalize(c)) === fold(q)),
+        () => false,
+      ),
+    gitOwn:
+      gitOwn &&
+      ((p, from) =>
+        at(
+          p,
+          (q) => gitOwn(q, from),
+          (unknown) => ({ unknown }),
+        )),
     fileState: fileState && ((p) => at(p, fileState, () => undefined)),
     names: names && ((p) => at(p, names, (unknown) => ({ unknown }))),
-    tree: tree && ((p, plain) => at(p, (q) => tree(q, plain), (unknown) => ({ unknown }))),
+    tree:
+      tree &&
+      ((p, plain) =>
+        at(
+          p,
+          (q) => tree(q, plain),
+          (unknown) => ({ unknown }),
+        )),
   };
 }
 

@@ -35,14 +35,22 @@ function fixture(name: string) {
   const { home, project, controls } = controlFixture(join(root, name));
   mkdirSync(join(project, "src", "gc"), { recursive: true });
   mkdirSync(join(project, "template"), { recursive: true });
-  const place = { cwd: project, home, controls, gitConfigs: globalGitConfigs(home, {}), pathDirs: [join(home, ".local", "bin"), join(home, "tools", "bin"), "/usr/bin"], gitEnv: { HOME: home } };
+  const place = {
+    cwd: project,
+    home,
+    controls,
+    gitConfigs: globalGitConfigs(home, {}),
+    pathDirs: [join(home, ".local", "bin"), join(home, "tools", "bin"), "/usr/bin"],
+    gitEnv: { HOME: home },
+  };
   const checks = Object.fromEntries(Object.entries(LISTS).map(([k, l]) => [k, permissionCheck(l, "bash", place)]));
   const verdict = (list: keyof typeof LISTS, command: string) => [command, checks[list]!("bash", { command }) ?? "allowed"];
   return { home, project, verdict };
 }
 
 // named where the link leads (`copies files into ~/.config/git`), or by the word through it (`b/config` names git's own files)
-const GIT_CONFIG = /^blocked by permission rules: `[^`]+` (copies files into `~\/\.config\/git`|names git's own files|could write git's own files).*git's global config, whose settings run commands/;
+const GIT_CONFIG =
+  /^blocked by permission rules: `[^`]+` (copies files into `~\/\.config\/git`|names git's own files|could write git's own files).*git's global config, whose settings run commands/;
 
 test("a clone, worktree, submodule, copy or plain write through a link made earlier on the line is judged where the link leads (r5 #1)", () => {
   const { verdict } = fixture("same-line");
@@ -75,7 +83,9 @@ test("a path through a link whose target is known only at run time cannot be ver
   const { verdict } = fixture("run-time");
   for (const list of ["links", "deny"] as const) {
     for (const command of ['ln -s "$X" l && git clone -q . l/git', 'ln -s "$X" l && cp src/cfg l/git/config', 'ln -s "$X" l && echo x > l/config'])
-      expect(verdict(list, command)[1]).toMatch(/^blocked by permission rules: cannot verify .*`ln -s "\$X" l` makes a link on its way whose target `"\$X"` is known only at run time/);
+      expect(verdict(list, command)[1]).toMatch(
+        /^blocked by permission rules: cannot verify .*`ln -s "\$X" l` makes a link on its way whose target `"\$X"` is known only at run time/,
+      );
   }
   // (an allow list refuses the run-time word itself, by its entries)
   for (const command of ['ln -sf "$X" out', 'ln -sfn "$(pwd)/build" current && ls current/']) expect(verdict("deny", command)).toEqual([command, "allowed"]);
@@ -83,7 +93,8 @@ test("a path through a link whose target is known only at run time cannot be ver
 
 test("a link made at git's global config folder, at a PATH folder or at a folder above one is refused, naming the file it replaces (r5 #6)", () => {
   const { home, verdict } = fixture("over");
-  const REPLACES = /^blocked by permission rules: `[^`]+` makes a link at `~\/\.config\/git`, which would replace `~\/\.config\/git\/config`, a place hey guards \(git's global config, whose settings run commands\) with what it points to, which the agent may not change$/;
+  const REPLACES =
+    /^blocked by permission rules: `[^`]+` makes a link at `~\/\.config\/git`, which would replace `~\/\.config\/git\/config`, a place hey guards \(git's global config, whose settings run commands\) with what it points to, which the agent may not change$/;
   for (const list of ["links", "deny"] as const) {
     for (const command of [
       "ln -s /tmp/agent ~/.config/git",
@@ -99,7 +110,9 @@ test("a link made at git's global config folder, at a PATH folder or at a folder
       "ln -s /tmp/dotfiles/git -t ~/.config",
     ])
       expect([list, ...verdict(list, command)]).toEqual([list, command, expect.stringMatching(REPLACES)]);
-    expect(verdict(list, "ln -s /tmp/agent ~/tools")[1]).toMatch(/makes a link at `~\/tools`, which would replace `~\/tools\/bin`, a place hey guards \(in a directory on the commands' PATH/);
+    expect(verdict(list, "ln -s /tmp/agent ~/tools")[1]).toMatch(
+      /makes a link at `~\/tools`, which would replace `~\/tools\/bin`, a place hey guards \(in a directory on the commands' PATH/,
+    );
     // ~/.local is a real folder: the link lands below it, by its own name
     expect(verdict(list, "ln -sfn /tmp/agent ~/.local")).toEqual(["ln -sfn /tmp/agent ~/.local", "allowed"]);
   }
