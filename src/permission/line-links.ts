@@ -159,18 +159,11 @@ export function withLineLinks(segments: Segment[], control: ControlFiles): Contr
     return typeof p === "object" ? unknown(p.unknown) : look(p);
   };
   const { realDir, named, gitOwn, fileState, names, tree } = control;
-  return {
-    ...control,
-    // `guarded` is a getter (read afresh at each check): kept as one
-    get guarded() {
-      return control.guarded;
-    },
-    realDir: (p) =>
-      at(
-        p,
-        (q) => realDir?.(q) ?? q,
-        (unknown) => ({ unknown }),
-      ),
+  const lost = (unknown: string) => ({ unknown });
+  // copied with its getters as getters (`guarded` reads the disk when it is asked for, not here)
+  const copy: ControlFiles = Object.defineProperties({ paths: control.paths }, Object.getOwnPropertyDescriptors(control));
+  const links: Partial<ControlFiles> = {
+    realDir: (p) => at(p, (q) => realDir?.(q) ?? q, lost),
     // (through a link to a run-time target: told by realDir, which every writer's judge asks too; `ln -sf "$X" out` is not asked whether `out/config.toml` is hey's)
     named: (p) =>
       at(
@@ -178,25 +171,12 @@ export function withLineLinks(segments: Segment[], control: ControlFiles): Contr
         (q) => named?.(q) ?? control.paths.some((c) => fold(f.normalize(c)) === fold(q)),
         () => false,
       ),
-    gitOwn:
-      gitOwn &&
-      ((p, from) =>
-        at(
-          p,
-          (q) => gitOwn(q, from),
-          (unknown) => ({ unknown }),
-        )),
+    gitOwn: gitOwn && ((p, from) => at(p, (q) => gitOwn(q, from), lost)),
     fileState: fileState && ((p) => at(p, fileState, () => undefined)),
-    names: names && ((p) => at(p, names, (unknown) => ({ unknown }))),
-    tree:
-      tree &&
-      ((p, plain) =>
-        at(
-          p,
-          (q) => tree(q, plain),
-          (unknown) => ({ unknown }),
-        )),
+    names: names && ((p) => at(p, names, lost)),
+    tree: tree && ((p, plain) => at(p, (q) => tree(q, plain), lost)),
   };
+  return Object.assign(copy, links);
 }
 
 /**
