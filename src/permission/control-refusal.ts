@@ -47,8 +47,8 @@ export function controlRefusal(
   if (named) return `\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`;
   const home = control.home?.replace(/[\\/]$/, "");
   const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
-  // a link made at a guarded place or a directory above one replaces it with what the link points to
-  const over = linkOverGuarded(segments, control);
+  // a link made at a guarded place or a directory above one replaces it with what the link points to (judged on the disk as it is: the link's own path would lead to its target)
+  const over = linkOverGuarded(segments, given);
   if (over)
     return `\`${show(over.command)}\` makes a link at \`${show(shown(over.at))}\`, which would replace ${over.why ? "" : "hey's own configuration or trust file "}\`${show(shown(over.file))}\`${over.why ? `, a place hey guards (${over.why})` : ""} with what it points to, which the agent may not change`;
   const filled = allowing ? filledWrite(segments, control) : undefined;

@@ -28,7 +28,7 @@ const CP_VALUES = { short: "St", long: ["no-preserve", "sparse", "suffix", "targ
  * then for a relative link): `ln [-s] TARGET… [LINK|DIR]`, `ln -t DIR TARGET…`, `link FILE LINK`, `cp -s|-l SRC… DEST`. A
  * destination that is a directory now takes each source's name below it, unless `-T`/`-n` says the name itself is replaced.
  */
-function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[] | undefined): Made[] | undefined {
+function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[] | undefined, made: Made[]): Made[] | undefined {
   const first = seg.words[0];
   if (!first || !decided(first) || seg.elsewhere) return undefined;
   const name = program(first.text);
@@ -90,6 +90,7 @@ function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[]
   };
   const dests = place(into);
   if (!dests) return undefined; // a link whose own place only the run knows: paths through it are as any run-time word
+  const others = made.filter((m) => m.seg !== seg);
   const out: Made[] = [];
   for (const source of operands) {
     const text = decided(source) ? expand(source, control.home) : undefined;
@@ -101,6 +102,9 @@ function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[]
     const at = dests.flatMap((d) => {
       if (target) return [f.join(d, own)];
       if (!own) return [d];
+      // a link the line makes there (`ln -s ~/.config a && ln -s x/git a`) may be to a directory: the link may land below it
+      const through = follow(others, d, f, control.fold);
+      if (typeof through === "object" || fold(through) !== fold(d)) return [d, f.join(d, own)];
       // a directory there now takes the link below it by the source's name (`ln -s ~/dotfiles/git ~/.config`); a look that does not answer: both
       const there = control.names?.(d);
       if (!Array.isArray(there)) return there === undefined ? [d] : [d, f.join(d, own)];
@@ -121,13 +125,34 @@ function linksOf(seg: Segment, control: ControlFiles, f: Flavour, dirs: string[]
   return out;
 }
 
-/** The links every segment of the line makes. */
+/** The links every segment of the line makes (where each lands read a second time, with the others in place). */
 function lineLinks(segments: Segment[], control: ControlFiles, f: Flavour): Made[] {
+  const linking = segments.filter((s) => s.words[0] && decided(s.words[0]) && ["ln", "link", "cp"].includes(program(s.words[0].text)));
+  if (!linking.length) return [];
   const dirs = directories(segments, control, f);
-  return segments.flatMap((s) => linksOf(s, control, f, dirs) ?? []);
+  const first = linking.flatMap((s) => linksOf(s, control, f, dirs, []) ?? []);
+  return first.length ? linking.flatMap((s) => linksOf(s, control, f, dirs, first) ?? []) : [];
 }
 
 const MAX_HOPS = 8; // links followed one through another before the path counts as unknown
+
+/** The path `given` with the links `made` followed (but `skip`, the link being judged), or why it cannot be told. */
+function follow(made: Made[], given: string, f: Flavour, folds: boolean | undefined, skip?: Made): string | { unknown: string } {
+  const fold = (p: string) => (folds || f === WINDOWS ? p.toLowerCase() : p);
+  const sep = f === WINDOWS ? "\\" : "/";
+  const on = (p: string, a: string) => fold(p) === fold(a) || fold(p).startsWith(fold(a.endsWith(sep) ? a : a + sep));
+  let p = f.normalize(given);
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const m = made.find((l) => l !== skip && l.at.some((a) => (!l.below || fold(p) !== fold(a)) && on(p, a)));
+    if (!m) return p;
+    const a = m.at.find((a) => on(p, a))!;
+    // the link itself stands for its run-time target as the word `"$X"` does (`ln -sf "$X" out` runs); a path below it cannot be told
+    if (m.to === undefined && fold(p) === fold(a)) return p;
+    if (m.to === undefined) return { unknown: `\`${m.seg.raw}\` makes a link on its way whose target \`${m.word.raw}\` is known only at run time` };
+    p = f.normalize(m.to + p.slice(a.length));
+  }
+  return { unknown: `\`${given}\` leads through more than ${MAX_HOPS} links the command makes` };
+}
 
 /**
  * `control` as the guard sees the disk, with the links the line makes in place: each look at a path through one of
@@ -139,23 +164,8 @@ export function withLineLinks(segments: Segment[], control: ControlFiles): Contr
   const made = lineLinks(segments, control, f);
   if (!made.length) return control;
   const fold = (p: string) => (control.fold || f === WINDOWS ? p.toLowerCase() : p);
-  const sep = f === WINDOWS ? "\\" : "/";
-  /** the path with the line's links followed, or why it cannot be told */
-  const follow = (given: string): string | { unknown: string } => {
-    let p = f.normalize(given);
-    for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const m = made.find((l) => l.at.some((a) => (!l.below && fold(p) === fold(a)) || fold(p).startsWith(fold(a.endsWith(sep) ? a : a + sep))));
-      if (!m) return p;
-      const a = m.at.find((a) => fold(p) === fold(a) || fold(p).startsWith(fold(a.endsWith(sep) ? a : a + sep)))!;
-      // the link itself stands for its run-time target as the word `"$X"` does (`ln -sf "$X" out` runs); a path below it cannot be told
-      if (m.to === undefined && fold(p) === fold(a)) return p;
-      if (m.to === undefined) return { unknown: `\`${m.seg.raw}\` makes a link on its way whose target \`${m.word.raw}\` is known only at run time` };
-      p = f.normalize(m.to + p.slice(a.length));
-    }
-    return { unknown: `\`${given}\` leads through more than ${MAX_HOPS} links the command makes` };
-  };
   const at = <T>(abs: string, look: (p: string) => T, unknown: (why: string) => T): T => {
-    const p = follow(abs);
+    const p = follow(made, abs, f, control.fold);
     return typeof p === "object" ? unknown(p.unknown) : look(p);
   };
   const { realDir, named, gitOwn, fileState, names, tree } = control;
@@ -197,8 +207,14 @@ export function linkOverGuarded(segments: Segment[], control: ControlFiles): { c
   ];
   for (const m of made)
     for (const a of m.at) {
-      const hit = places.find((p) => onOrBelow(p.file, a));
-      if (hit) return { command: m.seg.raw, at: a, ...hit };
+      // as written, and with its folder through the line's other links (`ln -s ~/.config a && ln -s /x a/git`; a link made at `a` itself replaces that link)
+      const cut = Math.max(a.lastIndexOf("/"), a.lastIndexOf("\\"));
+      const folder = follow(made, a.slice(0, cut) || a.slice(0, 1), f, control.fold, m);
+      const through = typeof folder === "string" ? [f.join(folder, a.slice(cut + 1))] : [];
+      for (const at of new Set([a, ...through])) {
+        const hit = places.find((p) => onOrBelow(p.file, at));
+        if (hit) return { command: m.seg.raw, at, ...hit };
+      }
     }
   return undefined;
 }

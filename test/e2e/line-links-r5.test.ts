@@ -1,7 +1,8 @@
-// r5 #1 through dist/hey against a loopback model, under a deny list: `ln -s ~/.config cl && git
-// clone -q . cl/git` laid a clone holding the agent's `config` on git's global config folder, and
-// the next `git status` ran its fsmonitor. The link made earlier on the same line is followed now:
-// the clone is refused, nothing lands in ~/.config/git, and git status runs nothing.
+// r5 #1 and #6 through dist/hey against a loopback model, under a deny list: `ln -s ~/.config cl &&
+// git clone -q . cl/git` laid a clone holding the agent's `config` on git's global config folder, and
+// `ln -s PROJECT ~/.config/git` made the project's `config` git's global one; the next `git status`
+// ran its fsmonitor. The link made earlier on the same line is followed now and a link at the
+// guarded folder is refused: nothing lands in ~/.config/git, and git status runs nothing.
 import { expect, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,8 @@ testNeeding(["git", "ln"])("a clone through a link made earlier on the same line
   scripted.calls = [
     ["bash", { command: "ln -s ~/.config cl && git clone -q . cl/git" }],
     ["bash", { command: "ln -s ~/.config c2 && mkdir -p c2/git && cp config c2/git/config" }],
+    // r5 #6: a link at git's global config folder to the project, whose `config` git would read as its global one
+    ["bash", { command: `ln -s ${project} ~/.config/git` }],
     ["bash", { command: "ln -sfn ../shared/config.js src/config.js && git status --short" }],
   ];
   const run = await runHey(["-p", "go"], { cwd: project, env: { HOME: home, ...gitEnv } });
@@ -40,8 +43,11 @@ testNeeding(["git", "ln"])("a clone through a link made earlier on the same line
     "blocked by permission rules: `git clone -q . cl/git` copies files into `~/.config/git`, where they may write `~/.config/git/config`, a place hey guards (git's global config, whose settings run commands)",
   );
   expect(got[1]).toContain("blocked by permission rules: `c2/git/config` names git's own files");
+  expect(got[2]).toBe(
+    `blocked by permission rules: \`ln -s ${project} ~/.config/git\` makes a link at \`~/.config/git\`, which would replace \`~/.config/git/config\`, a place hey guards (git's global config, whose settings run commands) with what it points to, which the agent may not change`,
+  );
   // an everyday link in the project runs, and git status after it runs no fsmonitor
-  expect(got[2]).toContain("?? src/");
+  expect(got[3]).toContain("?? src/");
   expect(existsSync(join(home, ".config", "git"))).toBe(false);
   expect(existsSync(pwned)).toBe(false);
 });

@@ -92,7 +92,7 @@ test("a path through a link whose target is known only at run time cannot be ver
 });
 
 test("a link made at git's global config folder, at a PATH folder or at a folder above one is refused, naming the file it replaces (r5 #6)", () => {
-  const { home, verdict } = fixture("over");
+  const { home, project, verdict } = fixture("over");
   const REPLACES =
     /^blocked by permission rules: `[^`]+` makes a link at `~\/\.config\/git`, which would replace `~\/\.config\/git\/config`, a place hey guards \(git's global config, whose settings run commands\) with what it points to, which the agent may not change$/;
   for (const list of ["links", "deny"] as const) {
@@ -108,6 +108,10 @@ test("a link made at git's global config folder, at a PATH folder or at a folder
       // a folder of git's name linked into ~/.config, which is there: it lands as ~/.config/git
       "ln -s /tmp/dotfiles/git ~/.config",
       "ln -s /tmp/dotfiles/git -t ~/.config",
+      // a target that is a folder there now (the project itself), and a link through one the line made
+      `ln -s ${project} ~/.config/git`,
+      "ln -s ~/.config a && ln -s /tmp/agent a/git",
+      "ln -s ~/.config a && ln -s /tmp/dotfiles/git a",
     ])
       expect([list, ...verdict(list, command)]).toEqual([list, command, expect.stringMatching(REPLACES)]);
     expect(verdict(list, "ln -s /tmp/agent ~/tools")[1]).toMatch(
@@ -152,6 +156,7 @@ testNeeding(["git", "bash", "ln", "cp"])("each refused link, run for real with l
     "ln -s ~/.config cl && cp -r src/gc cl/git",
     "ln -s ~/.config cl && mkdir -p cl/git && cp src/gc/config cl/git/config",
     "ln -s $PWD/src/gc ~/.config/git",
+    "ln -s ~/.config a && ln -s $PWD/src/gc a/git",
   ]) {
     rmSync(join(root, "real"), { recursive: true, force: true });
     rmSync(marker, { force: true });
