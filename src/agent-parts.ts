@@ -65,6 +65,8 @@ export interface AgentParts {
   summaries?: Summary[];
   /** the model's context window a context-length error taught the session being resumed, with the same model */
   window?: number;
+  /** the limit on one request (Groq's TPM tier) a refusal taught the resumed session, same model: `/usage` names it, no request is built under it */
+  requestLimit?: { window: number; limit: string };
   /** the windows it taught the session's other models, by `provider/model`: a `/model` back to one starts within it */
   windows?: Record<string, number>;
   /** the output caps its refusals taught the resumed session's models, by `provider/model` (context/output-cap.ts): none is refused again for them */

@@ -20,7 +20,8 @@ import { historyFrom, resumedReplay, usageFacts } from "./context/replay-cache.t
 import { cutCounts, offeredPolicy } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
-import { fixedText, keepsWindow, latestOverWindow, learnWindow, refusalOf, servedWindow, taughtBy, unlearnedWindow } from "./context/window.ts";
+import { answerOverLimit, answerShare, fixedText, keepsWindow, latestOverWindow, learnWindow, limitIn } from "./context/window.ts";
+import { refusalOf, servedWindow, taughtBy, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { withoutRefused } from "./kernel/refusal.ts";
@@ -44,6 +45,7 @@ export function createAgent(parts: AgentParts): Agent {
   const compaction = newCompactionState(parts.summaries, parts.tokensPerChar);
   compaction.window = parts.window;
   if (parts.window !== undefined) compaction.windowFrom = "the session it continues";
+  if (parts.requestLimit) compaction.limitBefore = parts.requestLimit; // a tier may have been raised since: a refusal teaches it again, if it still holds
   const replayResumed = resumedReplay(parts.cache, messages); // each model the session used goes on from its last request there
   let { settings } = parts;
   // every request, the loop's and a summary's, waits for the session file's sync a step's was queued behind: a power cut loses one step at most
@@ -125,7 +127,8 @@ export function createAgent(parts: AgentParts): Agent {
     if (stated === undefined) return;
     const window = (compaction.window = servedWindow(compaction, stated));
     servedBy = provider;
-    parts.output.emit({ type: "model", ...settings.model, window, ...(effort === undefined ? {} : { effort }) }); // kept with the session: `hey -c` starts within it
+    const limit = limitIn(compaction.windowFrom); // a per-request limit kept over the stated window: a hint for `hey -c`, not its window
+    parts.output.emit({ type: "model", ...settings.model, window, ...(limit ? { limit } : {}), ...(effort === undefined ? {} : { effort }) }); // kept with the session: `hey -c` starts within it
     parts.output.emit({ type: "debug", message: `the model's window: ${window} tokens, from ${compaction.windowFrom}` });
   };
 
@@ -162,9 +165,10 @@ export function createAgent(parts: AgentParts): Agent {
           if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
           const before = compaction.last?.estimate ?? 0;
           const known = compaction.window ?? settings.context.window;
-          if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
+          const share = answerShare(e.overflow, sent.maxTokens ?? settings.maxTokens); // a per-request limit counts the max_tokens sent
+          if (share?.prompt) correctEstimate(compaction, share.prompt);
           // the prompt fits and only the answer's limit overflowed: the same request, its answer bounded, not a cut history
-          const fits = outputCaps.learn(e.overflow, request, modelKey(settings.model), attempt === 1);
+          const fits = outputCaps.learn(share, request, modelKey(settings.model), attempt === 1);
           const cap = outputCaps.of(modelKey(settings.model)); // kept with the session: `hey -c` goes on bounded, not refused again
           if (cap) parts.output.emit({ type: "model", ...settings.model, output_cap: cap });
           if (fits) {
@@ -172,9 +176,13 @@ export function createAgent(parts: AgentParts): Agent {
             parts.output.emit({ type: "notice", message: fits.notice });
             continue;
           }
-          const learned = learnWindow(e.overflow ?? {}, before, known);
           const fixed = Math.ceil(fixedText(request).length * compaction.tokensPerChar);
-          if (keepsWindow(learned, fixed)) (compaction.window = learned), (compaction.windowFrom = taughtBy(e.overflow));
+          // the user's max_tokens takes so much of the limit that no cut of the conversation fits: lowering it is the way
+          const userMax = request.maxTokens === undefined ? settings.maxTokens : undefined;
+          const overMax = share && userMax !== undefined ? answerOverLimit(share, userMax, fixed, settings.model.provider) : undefined;
+          if (overMax) throw new ProviderError("context_length", overMax, { overflow: share!, cause: e });
+          const learned = learnWindow(share ?? {}, before, known);
+          if (keepsWindow(learned, fixed)) (compaction.window = learned), (compaction.windowFrom = taughtBy(share));
           else if (e.overflow?.window === undefined) throw new ProviderError("context_length", unlearnedWindow(e.message, learned, fixed), { cause: e });
           if (attempt > 1) throw e;
           // a window the error or the settings state, too small for the tools and system prompt alone, or with the latest message: cutting the history cannot help
@@ -195,15 +203,18 @@ export function createAgent(parts: AgentParts): Agent {
           serverInput = undefined; // the same bytes would be refused the same way: not sent again
           if (JSON.stringify(outputCaps.bound(request, modelKey(settings.model), compaction.last?.estimate ?? 0)) === JSON.stringify(sent))
             throw new ProviderError("context_length", unchangedRequest(e.message), { cause: e });
+          // a per-request limit states what it counted: a request no smaller would be refused the same way (r6 #1: it was sent again)
+          if (share?.ceiling && (compaction.last?.estimate ?? 0) >= (share.prompt ?? before))
+            throw new ProviderError("context_length", unchangedRequest(e.message, "did not make the request smaller"), { cause: e });
           parts.output.emit({
             type: "compaction",
             kind: "window",
             window: compaction.window,
             // the size the provider counted, when it said (the estimate before is in other units than the one after, corrected by it)
-            tokens_before: e.overflow?.prompt ?? before,
+            tokens_before: share?.prompt ?? before,
             tokens_after: compaction.last?.estimate ?? 0,
             ...cutCounts(compaction.last),
-            ...refusalOf(e),
+            ...refusalOf(e, share),
           });
         }
       }
@@ -353,6 +364,7 @@ export function createAgent(parts: AgentParts): Agent {
       if (changed) learned.set(modelKey(settings.model), now);
       const back = changed ? learned.get(modelKey(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
       [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
+      if (changed) compaction.limitBefore = undefined; // the resumed model's limit says nothing of this one
       // each model's prompt cache is its own (x146 #2), as `hey -c` replays it: a new one is cold, so its first request rewrites what was deferred,
       // for free; a return goes on from the last request it answered (a summary due reads that: x150 #3), cached within the lifetime, else rebuilt
       if (changed) made = cacheOf(Object.assign(compaction, back?.cache ?? COLD_CACHE));

@@ -15,6 +15,7 @@ import { workspacePackages } from "../fs/workspace-packages.ts";
 import { fileId, fileLinks, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { CACHE_WHY, COPIES_WHY, type ControlFiles, GIT_CONFIG_WHY, type Guarded, inGit, PATH_WHY } from "../permission/control-files.ts";
+import { KNOWN_VARIABLES } from "../permission/control-globs.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 
 /** Why a directory is guarded: hey's cache, or a PATH directory the user can write. */
@@ -90,6 +91,7 @@ export function controlContext(place: ControlPlace): {
     },
     home: place.home,
     cwd: place.cwd,
+    vars: Object.fromEntries(KNOWN_VARIABLES.map((name) => [name, name === "HOME" ? place.home : env[name]])),
     fold: target.fold,
     links: (abs: string) => {
       try {

@@ -40,6 +40,8 @@ export interface CompactionState {
   window: number | undefined;
   /** where `window` came from, for `/usage` ("a context-length error", "the endpoint's model list (GET /models)") */
   windowFrom?: string;
+  /** a limit on one request (ContextOverflow.ceiling) the resumed session learned: not applied, as a raised tier lifts it; a refusal teaches it again */
+  limitBefore?: { window: number; limit: string };
   /**
    * ContextInput.rewriteUpTo of the requests now: dedup and error purge see the history as it was
    * then, and the compress calls made since wait. Moved on when the prompt cache is broken anyway, or when the rewrites pay for themselves;

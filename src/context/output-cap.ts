@@ -122,5 +122,5 @@ export function windowTaught(state: { windowFrom?: string | undefined }, known: 
   return known === undefined || stated < known ? [stated, CONTEXT_ERROR] : [known, state.windowFrom];
 }
 
-/** The error of a refusal whose request, cut again, came out the same: sent again it would be refused the same way. */
-export const unchangedRequest = (said: string) => `${said} (cutting the conversation left the request unchanged, so it was not sent again)`;
+/** The error of a refusal whose request, cut again, came out the same (or, `how`, no smaller): sent again it would be refused the same way. */
+export const unchangedRequest = (said: string, how = "left the request unchanged") => `${said} (cutting the conversation ${how}, so it was not sent again)`;

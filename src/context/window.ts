@@ -62,13 +62,45 @@ export function learnWindow(overflow: ContextOverflow, sent: number, known: numb
 }
 
 /**
+ * A refusal over an endpoint's limit on one request (ContextOverflow.ceiling) with the answer's
+ * share split off: Groq counts the max_tokens a request sends (`maxTokens`) into "Requested"
+ * (ai_automation_suggester#61: "Limit 6000, Requested 14810" for a small prompt), so the prompt is
+ * the rest and the answer keeps that share of the limit (learnWindow). Any other refusal as it is.
+ */
+export function answerShare(o: ContextOverflow | undefined, maxTokens: number | undefined): ContextOverflow | undefined {
+  if (!o?.ceiling || maxTokens === undefined || o.completion !== undefined) return o;
+  return { ...o, completion: maxTokens, ...(o.prompt === undefined ? {} : { prompt: Math.max(0, o.prompt - maxTokens) }) };
+}
+
+/**
+ * The error when the max_tokens the user configured for `provider` (`maxTokens`) leaves too little
+ * of a per-request limit (answerShare) for any request: half of it or more, or no more than the
+ * system prompt and tools take (`fixed` tokens). No cut of the conversation helps then; a lower
+ * max_tokens does. Undefined when a cut can fit the request.
+ */
+export function answerOverLimit(o: ContextOverflow, maxTokens: number, fixed: number, provider: string): string | undefined {
+  const limit = o.window;
+  if (!o.ceiling || limit === undefined || (maxTokens < limit / 2 && limit - maxTokens > fixed)) return undefined;
+  const n = (x: number) => x.toLocaleString("en-US");
+  const left = limit > maxTokens ? `~${n(limit - maxTokens)} tokens` : "nothing";
+  const lower = Math.floor(Math.min(limit / 2, limit - fixed / WINDOW_SHARE) / 100) * 100; // leaves the conversation its share beside the fixed part
+  return (
+    `the endpoint takes at most ${n(limit)} tokens a request (its ${o.ceiling} limit) and counts max_tokens in it: max_tokens = ${n(maxTokens)} ` +
+    `leaves ${left} for the request (the system prompt and tools alone take ~${n(fixed)}); lower max_tokens in [provider.${provider}]` +
+    `${lower > 0 ? ` (to ${n(lower)} or less)` : ""}, or use a higher tier`
+  );
+}
+
+/**
  * What a `compaction` event of kind "window" says of the refusal `e` that taught the window: the
  * server's error, and the limit's name when it was the endpoint's on one request (a per-minute
- * token limit one request exceeds: ContextOverflow.ceiling), which the user is told by name.
+ * token limit one request exceeds: ContextOverflow.ceiling), which the user is told by name, with
+ * the max_tokens it counted (answerShare `share`): the window is the limit less that.
  */
-export const refusalOf = (e: { message: string; overflow?: ContextOverflow | undefined }) => ({
+export const refusalOf = (e: { message: string; overflow?: ContextOverflow | undefined }, share = e.overflow) => ({
   error: e.message,
-  ...(e.overflow?.ceiling ? { limit: e.overflow.ceiling } : {}),
+  ...(share?.ceiling ? { limit: share.ceiling } : {}),
+  ...(share?.ceiling && share.completion ? { max_tokens: share.completion } : {}),
 });
 
 /** Where a window a context-length error taught came from, as `/usage` says it. */
@@ -77,8 +109,16 @@ export const CONTEXT_ERROR = "a context-length error";
 /** Where a window an endpoint's limit on one request taught came from (ContextOverflow.ceiling), as `/usage` says it: no window of the model's. */
 const REQUEST_LIMIT = "the endpoint's limit on one request";
 
-/** Where the window `overflow` teaches comes from: a context-length error, or the endpoint's per-request limit it names. */
-export const taughtBy = (overflow: ContextOverflow | undefined) => (overflow?.ceiling ? `${REQUEST_LIMIT}: its ${overflow.ceiling} limit` : CONTEXT_ERROR);
+/** Where the window `overflow` teaches comes from: a context-length error, or the endpoint's per-request limit it names (less max_tokens: answerShare). */
+export function taughtBy(overflow: ContextOverflow | undefined): string {
+  if (!overflow?.ceiling) return CONTEXT_ERROR;
+  const { window, completion } = overflow;
+  const less = completion && window ? ` of ${window.toLocaleString("en-US")}, less max_tokens ${completion.toLocaleString("en-US")}` : "";
+  return `${REQUEST_LIMIT}: its ${overflow.ceiling} limit${less}`;
+}
+
+/** The per-request limit's name in `from` (a windowFrom of taughtBy's), kept with the session: a resume takes it as a hint, not a window. */
+export const limitIn = (from: string | undefined) => (from?.startsWith(`${REQUEST_LIMIT}: its `) ? /: its (.+?) limit/.exec(from)?.[1] : undefined);
 
 /** Whether `from` (a windowFrom) is a refusal's: a window no stated one raises. */
 const refusalTaught = (from: string | undefined) => from === CONTEXT_ERROR || from?.startsWith(REQUEST_LIMIT) === true;

@@ -5,7 +5,7 @@
 // files those include (`~/.gitconfig.local`, a tracked `.gitconfig` a repository includes), and the
 // directory `core.hooksPath` names. Read here with bounded reads, never by a git the agent could
 // configure. Every function may throw Hung (a read that did not answer in time).
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 import { boundedHead, boundedList, checkNumber, Hung } from "./bounded-reads.ts";
 import { bounded, configFiles, gitDirs, includedFile, statOrNone, walkGitConfig } from "./git-config-files.ts";
 import { realTargetBounded } from "./real-target.ts";
@@ -44,7 +44,8 @@ function headNamesCommit(head: string): boolean {
  * worktree add main`) is no part of the git directory it sits in, as git sees it.
  */
 export function gitDirHolding(abs: string): string | undefined {
-  for (let d = abs; ; d = dirname(d)) {
+  // `bare.git/../main` is a sibling of bare.git: `..` taken first, or the walk up would pass through bare.git
+  for (let d = normalize(abs); ; d = dirname(d)) {
     if (isGitDir(d)) return d;
     if (dirname(d) === d || statOrNone(join(d, ".git"))) return undefined;
   }

@@ -58,9 +58,10 @@ export type AgentEvent =
   | { type: "message"; message: Message }
   /**
    * `window`: the context the model's server says it runs it with (Provider.serverWindow), kept with the session;
+   * `limit`: that window is an endpoint's limit on one request (its name), which a resume does not apply;
    * `effort`: the effort sent with its requests (undefined: the provider's default), kept with the session too (`/effort`)
    */
-  | { type: "model"; provider: string; model: string; window?: number; effort?: Effort; output_cap?: { window: number; asked: number } }
+  | { type: "model"; provider: string; model: string; window?: number; limit?: string; effort?: Effort; output_cap?: { window: number; asked: number } }
   /** `resumed`: the run continues a saved session (`-c`, `--resume`), which the id names from the start */
   | { type: "session"; id: string; provider: string; model: string; cwd: string; resumed?: true }
   | { type: "turn_start"; turn: number }
@@ -133,6 +134,8 @@ export type AgentEvent =
       window?: number;
       /** kind "window": the limit was the endpoint's on one request, not the model's window: its name ("tokens per minute (TPM)") */
       limit?: string;
+      /** kind "window" with `limit`: the max_tokens the endpoint counted into the limit; `window` is the limit less it */
+      max_tokens?: number;
       /** kinds "trim" and "window": messages the request leaves out, when any */
       left_out?: number;
       /** kinds "trim" and "window": messages never left out (the first, the newest answer) whose text is cut to its start and end, when any */

@@ -302,7 +302,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const abs = f.absolute(text);
     if (abs === undefined && !here)
       return gits(w.text) ?? (control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined);
-    const paths = abs !== undefined ? [abs] : here!.map((d) => f.join(d, text));
+    // `..` taken as written from where the word is read (`git -C ../bare.git worktree add ../main`: a sibling of bare.git, not a path through it)
+    const paths = abs !== undefined ? [abs] : here!.map((d) => f.normalize(f.join(d, text)));
     let unknown: string | undefined; // a path that did not answer in time
     const another = (p: string) => {
       const n = control.named?.(p);

@@ -20,6 +20,8 @@ export interface ControlFiles {
   guarded?: Guarded[];
   home?: string;
   cwd?: string;
+  /** the values the commands get of the variables a word's text may be read with (control-globs.ts KNOWN_VARIABLES; HOME is `home`) */
+  vars?: Readonly<Record<string, string | undefined>>;
   /** names compare case-insensitively (macOS, Windows) */
   fold?: boolean;
   named?(abs: string): boolean | string;

@@ -4,7 +4,7 @@
 // paths the control-file guard keeps (control-arguments.ts), shell glob semantics per path
 // component: `?`, `*`, `[…]`, braces expanded, `**` not special, and a leading `.` matched only
 // by a `.` or a bracket that may hold one (unless the script turns on `dotglob`). Pure.
-import { fixed, type Segment } from "./shell-model.ts";
+import { fixed, type Segment, type Word } from "./shell-model.ts";
 
 /** git's hooks (githooks(5)): a file of one of these names in a hooks directory runs at the next git command. */
 const HOOKS =
@@ -85,6 +85,32 @@ export const matchesDirectly = (pattern: string, dir: string, opts: { dotglob: b
 /** A word with run-time parts (`$d/config`, `"$(printf .gi)t"`, `` `x` ``) as a glob whose run-time parts are \0; quotes dropped. */
 export function runtimeGlob(raw: string): string {
   return raw.replace(/\$\(.*\)|`[^`]*`|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$[0-9@*#?$!-]|\$'(?:[^'\\]|\\.)*'/g, "\0").replace(/["'\\]/g, "");
+}
+
+/** The variables whose values the commands get from hey and the checker knows: assigning one makes the rest of a script unknown (variables.ts), so a word reads them as hey passes them. */
+export const KNOWN_VARIABLES = ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "TMPDIR"];
+
+/**
+ * A word with the known variables (`vars`, KNOWN_VARIABLES) put in as the shell would: `"$HOME/.config/git"`,
+ * `${HOME}/.local`, `"${XDG_CONFIG_HOME:-$HOME/.config}/git"` (a default or `=` taken when the variable is unset,
+ * `:-` also when empty); decided once nothing known only at run time is left, else still run-time, its known
+ * parts written out. A word with single quotes, backslashes or backquotes stays as it is.
+ */
+export function knownVariables(w: Word, vars: Readonly<Record<string, string | undefined>>): Word {
+  if (!w.unknown || w.anyValue || /['\\`]/.test(w.raw)) return w;
+  const known = (name: string) => KNOWN_VARIABLES.includes(name);
+  const put = (text: string): string =>
+    text.replace(/\$\{([A-Za-z_]\w*)(?:(:?)([-=])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_]\w*)(?!\w)/g, (all, braced, colon, op, fallback, bare) => {
+      const name = braced ?? bare;
+      if (!known(name)) return all;
+      const value = vars[name];
+      if (op === undefined) return value ?? all;
+      return value === undefined || (colon && value === "") ? put(fallback) : value;
+    });
+  const raw = put(w.raw);
+  if (raw === w.raw) return w;
+  const text = raw.replace(/"/g, "");
+  return /\$/.test(raw) ? { ...w, raw, text } : { ...w, raw, text, unknown: false };
 }
 
 /** The last path component of a glob (a run-time part may hold `/`: its text after the last literal one). */

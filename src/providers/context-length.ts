@@ -77,13 +77,15 @@ export function contextOverflow(said: string, body?: Record<string, unknown>): C
  * "Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000,
  * Requested 45000". No wait lets such a request through: the limit is a ceiling on each request.
  * A rate that several requests reached ("Rate limit reached … Limit 6000, Used 5000, Requested
- * 1500. Please try again in 5s") asks less than the limit: undefined, it is waited for.
+ * 1500. Please try again in 5s") asks less than the limit: undefined, it is waited for. `prompt`
+ * is what was requested, the request's max_tokens included when it sent one (Groq counts it:
+ * ai_automation_suggester#61, koassistant.koplugin#106): context/window.ts answerShare splits it.
  */
 function requestCeiling(said: string): ContextOverflow | undefined {
   const m = /\bon (tokens per (?:min(?:ute)?|day|hour))(?: \((\w+)\))?: Limit (\d+), (?:Used \d+, )?Requested (\d+)/i.exec(said);
   if (!m || Number(m[4]) <= Number(m[3])) return undefined;
   const unit = m[1]!.replace(/\bmin$/i, "minute");
-  return { window: Number(m[3]), ceiling: m[2] ? `${unit} (${m[2]})` : unit };
+  return { window: Number(m[3]), prompt: Number(m[4]), ceiling: m[2] ? `${unit} (${m[2]})` : unit };
 }
 
 /** How a request over a ceiling (requestCeiling) is said, before the server's words. */

@@ -15,9 +15,8 @@ import { imagesGivingWay, lowCount, type GaveWayFor } from "./image-room.ts";
 /** Room left in a request for what is not an image (tools, JSON around the text), besides the text counted. */
 const REQUEST_MARGIN_BYTES = 512 * 1024;
 /**
- * The images' room is counted in steps of this many bytes: the text grows a little every turn,
- * and a room that shrank with it could move where an earlier image passed the limit, and with it
- * which images are left out (image-room.ts replays them against this request's room).
+ * The images' room is counted in steps of this many bytes: the text grows a little every turn, and
+ * a room a few bytes smaller (a longer system prompt) should not be a new crossing of the limit.
  */
 const ROOM_STEP = 256 * 1024;
 /** Base64 enough to reach a JPEG's frame header past its EXIF block (at most 64 KB). */
@@ -150,14 +149,19 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
     const reason = left.get(key) ?? ruleBreach(p, rules);
     if (reason) omitted.set(key, reason);
   }
-  const text =
-    request.system.length +
-    request.messages.reduce(
-      (n, m) => n + m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.type === "document" ? p.data.length : p.text.length), 0),
-      0,
-    );
-  const free = rules.requestBytes - text - REQUEST_MARGIN_BYTES;
-  const room = Math.max(0, Math.min(budget, free > ROOM_STEP ? free - (free % ROOM_STEP) : free));
+  // each image's room as of the request that added it: the text up to the end of its message (image-room.ts)
+  const textOf = (m: Message) => m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.type === "document" ? p.data.length : p.text.length), 0);
+  const roomAfter = (textBytes: number) => {
+    const free = rules.requestBytes - textBytes - REQUEST_MARGIN_BYTES;
+    return Math.max(0, Math.min(budget, free > ROOM_STEP ? free - (free % ROOM_STEP) : free));
+  };
+  const roomOf = new Map<ImagePart, number>();
+  let text = request.system.length;
+  for (const m of request.messages) {
+    text += textOf(m);
+    for (const p of m.content) if (p.type === "image") roomOf.set(p, roomAfter(text));
+  }
+  const room = roomAfter(text);
   const mb = Math.round(rules.requestBytes / 1048576);
   const { many } = rules;
   // the same words in every request: the lines left in place of the images are part of the cached prompt
@@ -176,7 +180,7 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
   const kept = images.filter((p) => !omitted.has(imageKey(p)));
   const dropped = new Map<ImagePart, string>();
   const giving = imagesGivingWay(
-    kept.map((p) => ({ bytes: p.data.length, side: longSide(p) })),
+    kept.map((p) => ({ bytes: p.data.length, side: longSide(p), room: roomOf.get(p) })),
     { room, many },
   );
   for (const [i, limit] of giving) dropped.set(kept[i]!, why[limit]);

@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import { SUMMARY_ID, summaryMessage, type Summary } from "../context/passes.ts";
 import { EFFORTS, type Effort, type Message } from "../kernel/ir.ts";
 import type { UsageCounts } from "../kernel/output.ts";
+import type { OutputCap } from "../context/output-cap.ts";
 import type { TailLine } from "./lines.ts";
 import { messageEntry } from "./message-entry.ts";
 import { cacheFields, type CacheFields } from "./cache-fields.ts";
@@ -31,10 +32,11 @@ export type SessionEntry =
   | ({ type: "usage"; id: string; tokens_per_char?: number } & CacheFields & Omit<UsageCounts, "cache_hit_share">)
   /**
    * `window`: the context window the model's context-length error taught (its own entry, after the error);
+   * `limit`: that window was the endpoint's limit on one request, by name ("tokens per minute (TPM)"): a resume does not apply it;
    * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default;
    * `output_cap`: the window and output limit a refusal showed the endpoint counts each answer's limit in (context/output-cap.ts)
    */
-  | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort; output_cap?: { window: number; asked: number } }
+  | { type: "model"; id: string; provider: string; model: string; window?: number; limit?: string; effort?: Effort; output_cap?: OutputCap }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string }
   /** the words of an answer still streaming since the last such line (streamed.ts); only those after the last message count */
   | { type: "partial"; id: string; text: string }
@@ -126,7 +128,7 @@ export function parseEntry(line: string): ParsedLine {
     }
     case "model": {
       if (!isStr(v.id) || !isStr(v.provider) || !isStr(v.model) || (v.window !== undefined && !isWindow(v.window))) return bad("model");
-      const window = v.window === undefined ? {} : { window: v.window };
+      const window = v.window === undefined ? {} : { window: v.window, ...(isStr(v.limit) ? { limit: v.limit } : {}) };
       // a level this hey does not know (a newer one's) is left out: the provider's default, not a refused request
       const effort = (EFFORTS as readonly unknown[]).includes(v.effort) ? { effort: v.effort as Effort } : {};
       const cap = asCap(v.output_cap);
@@ -148,10 +150,15 @@ export function parseEntry(line: string): ParsedLine {
 }
 
 /** A model entry as a resume reports it (reader.ts LoadedSession.model). */
-export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number; effort?: Effort } {
-  const { type: _type, id: _id, output_cap: _cap, ...model } = e;
-  return model;
+export function modelOf(e: Extract<SessionEntry, { type: "model" }>): ResumedModel {
+  const { type: _type, id: _id, output_cap: _cap, limit, window, ...model } = e;
+  // a per-request limit (Groq's TPM tier) is no window of the model's: a resume keeps it as a hint a raised tier lifts (resumed.ts)
+  if (window === undefined) return model;
+  return limit === undefined ? { ...model, window } : { ...model, limit: { window, limit } };
 }
+
+/** A model a resume goes on with; `limit`: a per-request limit the session learned for it (ContextOverflow.ceiling), its tokens and name. */
+export type ResumedModel = { provider: string; model: string; window?: number; effort?: Effort; limit?: { window: number; limit: string } };
 
 /** Characters of an oversized message's text kept in its placeholder. */
 const OVERSIZED_TEXT_CHARS = 2000;

@@ -6,8 +6,8 @@ import { callsNote } from "../context/held-note.ts";
 import { readTaskNote, sessionNote } from "../context/task-note.ts";
 import type { Message } from "../kernel/ir.ts";
 import { parseEntry } from "./format.ts";
-import { linesBackward, openSessionFile } from "./lines.ts";
-import { SCAN_LIMIT, type LoadedSession } from "./reader.ts";
+import { linesBackward, openSessionFile, SCAN_LIMIT } from "./lines.ts";
+import type { LoadedSession } from "./reader.ts"; // a type: the resume's code is loaded only by a run that resumes
 
 /** In a call's arguments (`.hey/task.md`, `.hey\\task.md`) and in a usage line's `task_note` key: only such lines are parsed. */
 const NOTE_PATH = Buffer.from("task.md");

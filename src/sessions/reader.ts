@@ -2,13 +2,13 @@
 // earlier runs wrote. Finding one is listing.ts's; the format and the window rules live in format.ts.
 import { closeSync, constants, fstatSync } from "node:fs";
 import { basename } from "node:path";
-import { newId, type Effort, type Message } from "../kernel/ir.ts";
+import { newId, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import { DEFAULT_TOKENS_PER_CHAR, SUMMARIZED_BELOW } from "../context/view.ts";
 import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, rangeStart } from "./format.ts";
 import { readHead } from "./read-head.ts";
-import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, MAX_LINE_BYTES, openSessionFile, type TailLine } from "./lines.ts";
+import type { ResumedModel, SessionEntry, SessionHeader } from "./format.ts";
+import { linesBackward, MAX_LINE_BYTES, openSessionFile, SCAN_LIMIT, type TailLine } from "./lines.ts";
 import { lastEntriesBefore } from "./entries-before.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
@@ -30,12 +30,6 @@ export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts read
 
 /** SPEC §19: resume keeps at least the last 500 messages; older context comes from the summary. */
 export const DEFAULT_WINDOW = 500;
-/**
- * How far before the window resume searches for the latest summary and model entry: ~30,000
- * typical messages. A summary older than that says little about the recent window, and the
- * search must stay cheap when a session has none (120 MB took ~50 ms warm, ~250 ms cold).
- */
-export const SCAN_LIMIT = 32 * 1024 * 1024;
 /**
  * Opens the session at `path` to continue it: makes this process its one writer (lock.ts; throws
  * SessionLockedError when another hey is writing it), repairs a damaged header — from what is left
@@ -121,9 +115,10 @@ export interface LoadedSession {
   /**
    * the latest model entry found the same way, else the one written before the first message;
    * `window`: the context window a context-length error taught that model, when one did since
-   * (each run writes its model again: an earlier entry of it with no other model's after it counts)
+   * (each run writes its model again: an earlier entry of it with no other model's after it counts);
+   * `limit`: an endpoint's limit on one request it learned instead, a hint a resume does not apply
    */
-  model?: { provider: string; model: string; window?: number; effort?: Effort };
+  model?: ResumedModel;
   /** the newest window a context-length error taught each model the session used, by `provider/model`: a return to one starts within it; the output caps likewise (context/output-cap.ts) */
   windows?: Record<string, number>;
   outputCaps?: Record<string, { window: number; asked: number }>;
@@ -229,7 +224,7 @@ export function loadSession(path: string, opts: { window?: number; stride?: numb
       if (e.output_cap) (learned.outputCaps ??= {})[`${m.provider}/${m.model}`] ??= e.output_cap;
       if (!model) model = m;
       // an earlier entry may hold the window; the effort is the latest entry's (an /effort after it)
-      else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model)
+      else if (modelRun && model.window === undefined && !model.limit && m.provider === model.provider && m.model === model.model)
         model = { ...withoutEffort(m), ...(model.effort === undefined ? {} : { effort: model.effort }) };
       else modelRun = false; // before another model: what that run learned says nothing about this one
     };

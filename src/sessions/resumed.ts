@@ -24,6 +24,7 @@ export function resumedParts(session: LoadedSession, provider: string, model: st
     history: session.messages,
     summaries: session.summaries,
     ...(window ? { window } : {}),
+    ...(session.model?.limit && session.model.provider === provider && session.model.model === model ? { requestLimit: session.model.limit } : {}),
     ...(session.windows ? { windows: session.windows } : {}),
     ...(session.outputCaps ? { outputCaps: session.outputCaps } : {}),
     ...(session.cache ? { cache: session.cache } : {}),

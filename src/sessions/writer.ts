@@ -374,7 +374,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
           }
           case "compaction":
             if (event.kind === "window" && current && event.window !== undefined)
-              return append({ type: "model", id: newId(), ...current, window: event.window });
+              return append({ type: "model", id: newId(), ...current, window: event.window, limit: "limit" in event ? event.limit : undefined });
             if (event.kind !== "summary" || event.from_id === undefined || event.to_id === undefined || event.summary === undefined) return;
             // the earlier stretches it covers first: each its own compaction line, as a summary of its own would be
             for (const b of event.before ?? []) append({ type: "compaction", id: newId(), from_id: b.from_id, to_id: b.to_id, summary: b.summary });

@@ -19,7 +19,12 @@ export function compactionLine(e: Compaction): string {
   if (e.kind === "window") {
     // an endpoint's limit on one request (Groq's free tier: tokens per minute) is no window of the model's, and a higher tier raises it
     if (e.limit) {
-      const head = `context: the endpoint takes at most ${count(e.window ?? 0)} tokens a request (its ${e.limit} limit), so hey keeps requests under it`;
+      // with max_tokens counted in the limit (Groq does), requests are kept under what it leaves
+      const counted = e.max_tokens
+        ? ` and counts max_tokens (${count(e.max_tokens)}) in it, so hey keeps requests under the rest (~${count(e.window ?? 0)})`
+        : "";
+      const limit = (e.window ?? 0) + (e.max_tokens ?? 0);
+      const head = `context: the endpoint takes at most ${count(limit)} tokens a request (its ${e.limit} limit)${counted || ", so hey keeps requests under it"}`;
       const cut = smaller ? `the request was cut to fit (${sizes}${texts ? `; ${texts}` : ""})` : `cutting the request did not make it smaller (${sizes})`;
       return `${head}; ${cut} and sent again — a higher tier at the provider raises the limit`;
     }

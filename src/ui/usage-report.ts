@@ -5,7 +5,7 @@ import { addUsage, emptyUsage, type Usage } from "../kernel/ir.ts";
 import { cacheHitShare } from "../kernel/output.ts";
 import { SUMMARIZED_BELOW, type ContextView } from "../context/view.ts";
 import { estimateTokens } from "../context/passes.ts";
-import { effectiveBudget, roomyBudget } from "../context/window.ts";
+import { effectiveBudget, limitIn, roomyBudget } from "../context/window.ts";
 
 /**
  * Why counts are marked `~`: a sum with any estimated part. A cut or interrupted response whose
@@ -58,6 +58,12 @@ export function usageReport(
     window === undefined
       ? ""
       : ` · the model's window ${n(window)} tokens (${learned ? `from ${agent.context.windowFrom ?? "the server"}` : "context_window"})`;
+  // a resumed session's per-request limit, not applied (agent.ts): said until a refusal of this run teaches it again
+  const hint = agent.context.limitBefore;
+  const limitNote =
+    hint && !limitIn(agent.context.windowFrom)
+      ? ` · an earlier run of this session kept requests under ~${n(hint.window)} tokens for the endpoint's limit on one request (its ${hint.limit} limit); not applied now: a refusal over it teaches it again`
+      : "";
   const count = (k: number, what: string) => `${n(k)} ${what}${k === 1 ? "" : "s"}`;
   const made = agent.context.summaries.filter((s) => s.text !== SUMMARIZED_BELOW).length; // a summary's pointer past a user message is part of it
   // what was pruned, the kinds that were: seven zeros wrapped over two lines said nothing
@@ -87,8 +93,8 @@ export function usageReport(
       ? `last request${before}: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}${last.cacheWrite ? `, ${n(last.cacheWrite)} cache writes` : ""}) · ${est(last)}${n(last.output)} out`
       : "last request: none yet",
     view
-      ? `context: ~${n(view.estimate)} of ${n(built(view))} tokens (${Math.round((view.estimate / built(view)) * 100)}%${raised(view)})${windowNote} · ${inSession}`
-      : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
+      ? `context: ~${n(view.estimate)} of ${n(built(view))} tokens (${Math.round((view.estimate / built(view)) * 100)}%${raised(view)})${windowNote}${limitNote} · ${inSession}`
+      : `context: budget ${n(budget)} tokens${windowNote}${limitNote} · ${inSession}`,
     `pruned: ${pruned.join(" · ") || "nothing yet"}`,
   ];
   return lines.join("\n");

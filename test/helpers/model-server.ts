@@ -14,6 +14,7 @@ export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   tools?: { function: { name: string } }[];
+  max_tokens?: number;
 }
 
 /** What the model does next: answer, call tools, or fail the request (an HTTP error with this status, JSON body and headers). */

@@ -226,3 +226,25 @@ test("Gemini, a turn of 20 KB of text more: the same images are left out (the ro
   expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(5);
   expect(lines(sent[1]!).slice(0, -1)).toEqual(lines(sent[0]!));
 });
+
+test("Gemini, 90 requests each adding a 252 KB screenshot and 60 KB of text: an image once sent as its line is never sent again, though each request's room is smaller (before: images left out came back as the room shrank a step)", async () => {
+  const { provider, sent } = scripted("google", () => {});
+  const fitted = fittingImages(provider);
+  const history: Message[] = [];
+  for (let n = 1; n <= 90; n++) {
+    const shot = image(1000 + n, 189_000); // 252,000 bytes as base64
+    history.push({ id: String(n), role: "user", content: [{ type: "text", text: `look ${n} ${"x".repeat(60_000)}` }, shot] });
+    await collect(fitted, request(...history));
+  }
+  /** Which images (1-based, by request) each request sent as images. */
+  const shown = sent.map((r) => r.messages.flatMap((m, i) => (m.content.some((p) => p.type === "image") ? [i + 1] : [])));
+  const wire = sent.map((r) => r.messages.map((m) => JSON.stringify(m)));
+  const rewritten = wire.flatMap((w, r) => (r > 0 && w.slice(0, r).join() !== wire[r - 1]!.join() ? [r + 1] : []));
+  let left = new Set<number>();
+  for (const [r, images] of shown.entries()) {
+    for (const i of images) expect(left.has(i)).toBe(false);
+    left = new Set(Array.from({ length: r + 1 }, (_, i) => i + 1).filter((i) => !images.includes(i)));
+  }
+  expect(rewritten).toEqual([66]); // one crossing: 32 of 66 images sent, then one more each request
+  expect(shown.at(-1)!.length).toBe(56);
+});

@@ -90,3 +90,35 @@ test("images of mixed sizes and sides, any number a request: every request fits,
   }
   expect(crossings).toBeLessThan(ends.length / 4);
 });
+
+test("the room one step smaller (the text grew) between two requests: every image left out before stays out (before: a replay against the smaller room kept an older run, and image 5 was sent again)", () => {
+  const shots = Array.from({ length: 12 }, () => ({ bytes: 1, side: 0, room: 10 }));
+  const first = [...imagesGivingWay(shots, { room: 10 }).keys()];
+  expect(first).toEqual([0, 1, 2, 3, 4, 5]);
+  const next = [...imagesGivingWay(shots, { room: 8 }).keys()];
+  for (const i of first) expect(next).toContain(i);
+  expect(next).toEqual(first); // the 6 kept fit the room of 8 too: the same request again
+  expect([...imagesGivingWay(shots, { room: 5 }).keys()]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]); // past a room of 5: down to half of it
+});
+
+test("Gemini, images and text growing at random, the room shrinking step by step: what one request leaves out every later one leaves out too, and every request fits", () => {
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const STEP = 256 * 1024;
+  const images: ImageWeight[] = [];
+  let text = 0;
+  let before = new Set<number>();
+  let crossings = 0;
+  for (let request = 0; request < 300; request++) {
+    text += Math.floor(random() * 40_000); // a turn's text
+    const room = 19.5 * MB - text - ((19.5 * MB - text) % STEP);
+    for (let k = Math.floor(random() * 3); k > 0; k--) images.push({ bytes: 100_000 + Math.floor(random() * 400_000), side: 1200, room });
+    const left = new Set(imagesGivingWay(images, { room }).keys());
+    expect(fits(images, left, { room })).toBe(true);
+    for (const i of before) expect(left.has(i)).toBe(true);
+    if ([...left].join() !== [...before].join()) crossings++;
+    before = left;
+  }
+  expect(crossings).toBeGreaterThan(3);
+  expect(crossings).toBeLessThan(60);
+});

@@ -130,6 +130,27 @@ describe("round trip", () => {
     expect(bad.warnings).toEqual([`${path}: skipped line 6: not a valid model entry`]);
   });
 
+  test("an endpoint's per-request limit (Groq's TPM) is kept by name, and a resume takes it as a hint, not the model's window", () => {
+    const limited = (w: ReturnType<typeof createSessionWriter>) =>
+      w.emit({
+        type: "compaction",
+        kind: "window",
+        window: 6000,
+        limit: "tokens per minute (TPM)",
+        tokens_before: 6300,
+        tokens_after: 4200,
+        error: "413",
+      } as unknown as AgentEvent);
+    const path = written([userMessage("read it"), asks("done")], limited);
+    expect(readFileSync(path, "utf8")).toContain('"window":6000,"limit":"tokens per minute (TPM)"');
+    const loaded = loadSession(path);
+    expect(loaded.model).toEqual({ provider: "openai", model: "gpt-test", limit: { window: 6000, limit: "tokens per minute (TPM)" } });
+    expect(learnedWindow(loaded, "openai", "gpt-test")).toBeUndefined(); // a tier raised since is not held under it
+    expect(resumedParts(loaded, "openai", "gpt-test")).toMatchObject({ requestLimit: { window: 6000, limit: "tokens per minute (TPM)" } });
+    expect(resumedParts(loaded, "openai", "gpt-test")).not.toHaveProperty("window");
+    expect(resumedParts(loaded, "openai", "gpt-other")).not.toHaveProperty("requestLimit"); // another model's limit says nothing of this one
+  });
+
   test("the context a local server says it runs the model with is kept with its model: hey -c starts within it", () => {
     const said = (w: ReturnType<typeof createSessionWriter>) => w.emit({ type: "model", provider: "openai", model: "gpt-test", window: 4096 });
     const kept = loadSession(written([userMessage("read it"), asks("done")], said));

@@ -30,6 +30,11 @@ describe("the compaction line", () => {
       { kind: "window", window: 10_000, tokens_before: 16_366, tokens_after: 3_164, texts_cut: 1 },
       "context: the model's window is about 10,000 tokens; the request was cut to fit (~16,366 → ~3,164 tokens; a long message of the last turns cut to its start and end) and sent again",
     ],
+    [
+      "a per-request limit that counts max_tokens",
+      { kind: "window", window: 3_952, limit: "tokens per minute (TPM)", max_tokens: 2_048, tokens_before: 4_475, tokens_after: 2_900 },
+      "context: the endpoint takes at most 6,000 tokens a request (its tokens per minute (TPM) limit) and counts max_tokens (2,048) in it, so hey keeps requests under the rest (~3,952); the request was cut to fit (~4,475 → ~2,900 tokens) and sent again — a higher tier at the provider raises the limit",
+    ],
     ["summary", { kind: "summary", tokens_before: 16_683, tokens_after: 1_113 }, "context: summarized older work (~16,683 → ~1,113 tokens)"],
   ] as const)("%s", (_, event, line) => {
     expect(compactionLine({ type: "compaction", ...event })).toBe(line);
