@@ -9,6 +9,7 @@ import { workingDirectory } from "./control-cwd.ts";
 import { CACHE_WHY, COPIES_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
 import { filledWrite } from "./filled-words.ts";
 import { gitConfigWrite } from "./git-config-writes.ts";
+import { linkOverGuarded, withLineLinks } from "./line-links.ts";
 import type { Segment } from "./shell-model.ts";
 import { treeCopy } from "./tree-copies.ts";
 
@@ -27,11 +28,13 @@ const owner = (git: boolean | undefined, how: string) =>
 export function controlRefusal(
   command: string,
   segments: Segment[],
-  control: ControlFiles | undefined,
+  given: ControlFiles | undefined,
   show: (text: string) => string,
   allowing = false,
 ): string | undefined {
-  if (!control) return undefined;
+  if (!given) return undefined;
+  // a path through a link an earlier part of the line makes (`ln -s ~/.config l && git clone . l/git`) is judged where it leads
+  const control = withLineLinks(segments, given);
   // a path that did not answer in time (fs/bounded-reads.ts): not known to be safe, so refused, saying which
   const unknown = (it: string, what: string, why: string) =>
     `cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} a file hey guards (its own configuration, git's config and hooks): ${why}`;
@@ -42,10 +45,14 @@ export function controlRefusal(
   const named = controlArgument(segments, control);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
   if (named) return `\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`;
-  const filled = allowing ? filledWrite(segments, control) : undefined;
-  if (filled) return `cannot verify \`${show(command)}\`: ${filled}`;
   const home = control.home?.replace(/[\\/]$/, "");
   const shown = (p: string) => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
+  // a link made at a guarded place or a directory above one replaces it with what the link points to (judged on the disk as it is: the link's own path would lead to its target)
+  const over = linkOverGuarded(segments, given);
+  if (over)
+    return `\`${show(over.command)}\` makes a link at \`${show(shown(over.at))}\`, which would replace ${over.why ? "" : "hey's own configuration or trust file "}\`${show(shown(over.file))}\`${over.why ? `, a place hey guards (${over.why})` : ""} with what it points to, which the agent may not change`;
+  const filled = allowing ? filledWrite(segments, control) : undefined;
+  if (filled) return `cannot verify \`${show(command)}\`: ${filled}`;
   const cwd = workingDirectory(segments, control);
   if (cwd && "unknown" in cwd) return unknown(cwd.command, "changes files in a directory holding", cwd.unknown);
   if (cwd && "git" in cwd)
