@@ -201,6 +201,12 @@ export class ProviderError extends Error {
    */
   readonly failedCall: string | undefined;
   /**
+   * kind "empty_answer": the answer finished for a tool call and brought none (a gateway's or server's
+   * tool parser lost it). Its reasoning is the plan for that call, never taken as the answer when the
+   * retries are spent (kernel/retried-request.ts)
+   */
+  readonly lostCall: boolean;
+  /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
@@ -225,6 +231,7 @@ export class ProviderError extends Error {
       missingModel?: boolean;
       waitTooLong?: boolean;
       failedCall?: string;
+      lostCall?: boolean;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -242,6 +249,7 @@ export class ProviderError extends Error {
     this.missingModel = opts.missingModel ?? false;
     this.waitTooLong = opts.waitTooLong ?? false;
     this.failedCall = opts.failedCall;
+    this.lostCall = opts.lostCall ?? false;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

@@ -288,10 +288,10 @@ export function unfinishedError(): ProviderError {
  * transient flake of some models), retried a few times (kernel/retry.ts EMPTY_RETRIES). create.ts
  * names the endpoint in place of `endpoint`; `usage` is what the empty answer was billed, when its
  * server said (a request whose answer is empty still costs its input); `said`: what it answered
- * with (empty-answers.ts: "only reasoning").
+ * with (empty-answers.ts: "only reasoning"); `lostCall`: ProviderError.lostCall.
  */
-export function noContentError(endpoint = "the endpoint", usage?: Usage, said = "no content"): ProviderError {
-  return new ProviderError("empty_answer", `${endpoint} answered with ${said}`, usage ? { usage } : {});
+export function noContentError(endpoint = "the endpoint", usage?: Usage, said = "no content", lostCall = false): ProviderError {
+  return new ProviderError("empty_answer", `${endpoint} answered with ${said}`, { ...(usage ? { usage } : {}), ...(lostCall ? { lostCall } : {}) });
 }
 
 /**
