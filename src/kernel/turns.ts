@@ -334,6 +334,13 @@ const BROKE_OFF = "the response broke off";
 export const REQUEST_FAILED = "the request failed";
 
 /**
+ * Whether `m` is the marker a failed request leaves for the model (REQUEST_FAILED): hey's words, not
+ * the model's, so no final answer (`--output json`'s `result.text` stays what the model said last).
+ */
+export const failedRequestMarker = (m: Message) =>
+  cutBeforeAnswer(m) && m.content[0]!.type === "text" && m.content[0]!.text === `${OTHER_MARKER}${REQUEST_FAILED}]`;
+
+/**
  * Why a saved question has no answer when its session is resumed, or only the words that had
  * streamed (MIDWAY): hey was killed (kill -9, a power cut) before it could mark the answer cut, or
  * the run failed; the resume marks it so (sessions/open-ends.ts), and the next message is not taken
