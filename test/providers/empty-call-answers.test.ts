@@ -84,10 +84,13 @@ test("chat: a legacy function_call delta (finish function_call) is read as the t
 test.each([
   ["the user's message", [userMessage("list the files")]],
   ["tool results", afterTools],
-] as const)("chat: reasoning then finish_reason tool_calls with no call, in reply to %s, is an empty answer to retry, not an answer (r6 #7)", async (_, messages) => {
-  const plan = "The user wants the file listed. I should call the bash tool with ls.";
-  server.enqueue(sseReply(sse([chatChunk({ reasoning: plan }), chatChunk({ finish: "tool_calls" }), usage])));
-  const { events, error } = await ask("openai", messages);
-  expect(error).toMatchObject({ kind: "empty_answer", lostCall: true, message: `${server.url}/v1 answered with ${NO_CALL}` });
-  expect(events.filter((e) => e.type === "text" || e.type === "notice")).toEqual([]);
-});
+] as const)(
+  "chat: reasoning then finish_reason tool_calls with no call, in reply to %s, is an empty answer to retry, not an answer (r6 #7)",
+  async (_, messages) => {
+    const plan = "The user wants the file listed. I should call the bash tool with ls.";
+    server.enqueue(sseReply(sse([chatChunk({ reasoning: plan }), chatChunk({ finish: "tool_calls" }), usage])));
+    const { events, error } = await ask("openai", messages);
+    expect(error).toMatchObject({ kind: "empty_answer", lostCall: true, message: `${server.url}/v1 answered with ${NO_CALL}` });
+    expect(events.filter((e) => e.type === "text" || e.type === "notice")).toEqual([]);
+  },
+);
