@@ -115,3 +115,15 @@ test("on an endpoint whose answers report no cached tokens, the compress is appl
   console.log(`no-cache endpoint: request 13 ${sizes[12]} bytes, request 14 ${sizes[13]} bytes, request 18 ${sizes[17]} bytes`);
   expect(sizes[13]!).toBeLessThan(sizes[12]!);
 });
+
+test("/compact right after hey -c with the compress still pending asks after the session's last request, from the cache, not with the transcript (r6 #6)", async () => {
+  await hey(["--max-turns", "50", "-p", "read every file in lib"]);
+  const run = model.requests.slice();
+  expect(await hey(["-c", "-p", "/usage"])).toContain("1 compressed range pending");
+  await hey(["-c", "-p", "/compact"]);
+  const ask = model.requests.at(-1)!;
+  expect(model.requests).toHaveLength(run.length + 1);
+  expect(ask.tools?.length ?? 0).toBeGreaterThan(0); // the last request's tools: the cached ask (the transcript goes without)
+  expect(extends_(run.at(-1)!, ask)).toBe(true);
+  expect(textOf(ask.messages.at(-1))).toContain("older work is being summarized");
+});
