@@ -207,6 +207,12 @@ export class ProviderError extends Error {
    */
   readonly lostCall: boolean;
   /**
+   * kind "bad_request": the provider's content filter refused the prompt (Azure OpenAI's 400
+   * `content_filter`, OpenAI's flagged prompt). Sent again it is refused again, so the run keeps the
+   * exchange marked as refused, which no later request sends (kernel/refusal.ts)
+   */
+  readonly refusedPrompt: boolean;
+  /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
@@ -232,6 +238,7 @@ export class ProviderError extends Error {
       waitTooLong?: boolean;
       failedCall?: string;
       lostCall?: boolean;
+      refusedPrompt?: boolean;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -250,6 +257,7 @@ export class ProviderError extends Error {
     this.waitTooLong = opts.waitTooLong ?? false;
     this.failedCall = opts.failedCall;
     this.lostCall = opts.lostCall ?? false;
+    this.refusedPrompt = opts.refusedPrompt ?? false;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

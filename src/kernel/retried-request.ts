@@ -102,7 +102,12 @@ export function retryOrGiveUp(
   );
   if (!decision.retry) {
     const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
-    const kept = { ...(error.missingModel ? { missingModel: true } : {}), ...(decision.waitTooLong ? { waitTooLong: true } : {}) }; // what a fallback is chosen by; what the run's end advises
+    // what a fallback is chosen by; what the run's end advises and keeps of the exchange (a prompt refused for its content)
+    const kept = {
+      ...(error.missingModel ? { missingModel: true } : {}),
+      ...(decision.waitTooLong ? { waitTooLong: true } : {}),
+      ...(error.refusedPrompt ? { refusedPrompt: true } : {}),
+    };
     return { error: new ProviderError(error.kind, decision.why ? `${said} — ${decision.why}` : said, kept) };
   }
   const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
