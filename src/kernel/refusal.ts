@@ -24,7 +24,7 @@ export const FILTERED = "content filter";
  * error's words): the message is left out of every later request, as a refused answer's is.
  */
 export const promptRefused = (said: string) =>
-  `${said}; your message is left out of the conversation from now on (the session keeps it, marked refused): say it another way in the next one`;
+  `${said.replace(/[.\s]+$/, "")}; your message is left out of the conversation from now on (the session keeps it, marked refused): say it another way in the next one`;
 
 /**
  * A refused answer as the session keeps it: a marker in place of what came. The words and thinking
