@@ -37,8 +37,10 @@ const QUOTE_CHARS = 60;
  * The summary request of `range` that repeats `last` (the request the model answered last) with
  * the ask after it, and the characters it adds to it; undefined when its cache cannot serve it:
  * another provider or model now (`provider`), older than its cache's lifetime at `now` (cache.ts cacheLifetime), or a range
- * holding messages `last` did not send (a stretch left out before, a summary made since) or
- * results it had to cut (range.cut: the transcript reads them whole from the session).
+ * holding messages `last` did not send (a stretch left out before) or results it had to cut
+ * (range.cut: the transcript reads them whole from the session). A summary in the range whose first
+ * message `last` sent (a compress `last` held back, applied since: `hey -c` rebuilds the prefix) stands
+ * for what it replaced, which `last` sent: the ask names those.
  */
 export function cachedSummaryRequest(
   last: AnsweredRequest | undefined,
@@ -47,14 +49,26 @@ export function cachedSummaryRequest(
 ): { request: ModelRequest; askChars: number } | undefined {
   if (!last || last.by !== opts.provider || opts.now - last.at > cacheLifetime(opts.provider) || (range.cut?.size ?? 0) > 0) return undefined;
   const sent = last.request.messages;
-  const ids = new Set(sent.map((m) => m.id));
-  if (range.messages.length === 0 || range.messages.some((m) => !ids.has(m.id))) return undefined;
-  const ask = summaryAsk(sent, range, opts.instructions);
+  const messages = rangeAsSent(range.messages, sent);
+  if (!messages) return undefined;
+  const ask = summaryAsk(sent, { ...range, messages }, opts.instructions);
   const { note: _note, onceTail: _once, unchangedThrough: _through, maxTokens: _max, ...kept } = last.request;
   // the ask as the request's note, after what the cache holds: Anthropic and chat put it inside the last user or
   // tool turn (a user message of its own after tool results is refused by strict servers, Mistral: "Unexpected
   // role 'user' after role 'tool'"), Gemini and Responses in a user message of its own after it
   return { request: { ...kept, messages: sent.slice(), note: ask }, askChars: ask.length };
+}
+
+/**
+ * `range` as `sent` holds it, from its first message to its last (which `sent` must hold): a summary
+ * whose first message `sent` holds stands for the messages it replaced; undefined when another is missing.
+ */
+function rangeAsSent(range: readonly Message[], sent: readonly Message[]): readonly Message[] | undefined {
+  const at = new Map(sent.map((m, i) => [m.id, i]));
+  const where = (m: Message) => at.get(m.id) ?? (m.id.startsWith(SUMMARY_ID) ? at.get(m.id.slice(SUMMARY_ID.length)) : undefined);
+  if (range.length === 0 || range.some((m) => where(m) === undefined)) return undefined;
+  const [from, to] = [where(range[0]!)!, at.get(range.at(-1)!.id)];
+  return to === undefined || to < from ? undefined : sent.slice(from, to + 1);
 }
 
 /**

@@ -201,6 +201,18 @@ export class ProviderError extends Error {
    */
   readonly failedCall: string | undefined;
   /**
+   * kind "empty_answer": the answer finished for a tool call and brought none (a gateway's or server's
+   * tool parser lost it). Its reasoning is the plan for that call, never taken as the answer when the
+   * retries are spent (kernel/retried-request.ts)
+   */
+  readonly lostCall: boolean;
+  /**
+   * kind "bad_request": the provider's content filter refused the prompt (Azure OpenAI's 400
+   * `content_filter`, OpenAI's flagged prompt). Sent again it is refused again, so the run keeps the
+   * exchange marked as refused, which no later request sends (kernel/refusal.ts)
+   */
+  readonly refusedPrompt: boolean;
+  /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
@@ -225,6 +237,8 @@ export class ProviderError extends Error {
       missingModel?: boolean;
       waitTooLong?: boolean;
       failedCall?: string;
+      lostCall?: boolean;
+      refusedPrompt?: boolean;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -242,6 +256,8 @@ export class ProviderError extends Error {
     this.missingModel = opts.missingModel ?? false;
     this.waitTooLong = opts.waitTooLong ?? false;
     this.failedCall = opts.failedCall;
+    this.lostCall = opts.lostCall ?? false;
+    this.refusedPrompt = opts.refusedPrompt ?? false;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

@@ -1,5 +1,6 @@
 // A refused answer (Anthropic's `refusal` stop, a Gemini SAFETY stop or blocked prompt, a
-// Responses refusal or content filter) and what later requests send of it. Anthropic's
+// Responses refusal or content filter, a prompt a content filter refused with an error: Azure
+// OpenAI's 400 `content_filter`, OpenAI's flagged prompt) and what later requests send of it. Anthropic's
 // handle-streaming-refusals page: "you must reset the conversation context before continuing. You
 // can remove or rephrase the turn that triggered the refusal … Attempting to continue without
 // resetting will result in continued refusals"; a prompt Gemini blocked is blocked again for as
@@ -14,6 +15,16 @@ import type { Message } from "./ir.ts";
  */
 export const refused = (detail: string | undefined) =>
   `the model refused to answer${detail ? ` (${detail})` : ""}; your message is not sent again: say it another way in the next one`;
+
+/** The refused marker's detail for a prompt the provider's content filter refused with an error (ProviderError.refusedPrompt). */
+export const FILTERED = "content filter";
+
+/**
+ * The `error` event of a run whose request the provider's content filter refused (`said`: the
+ * error's words): the message is left out of every later request, as a refused answer's is.
+ */
+export const promptRefused = (said: string) =>
+  `${said.replace(/[.\s]+$/, "")}; your message is left out of the conversation from now on (the session keeps it, marked refused): say it another way in the next one`;
 
 /**
  * A refused answer as the session keeps it: a marker in place of what came. The words and thinking

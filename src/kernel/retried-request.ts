@@ -102,7 +102,12 @@ export function retryOrGiveUp(
   );
   if (!decision.retry) {
     const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
-    const kept = { ...(error.missingModel ? { missingModel: true } : {}), ...(decision.waitTooLong ? { waitTooLong: true } : {}) }; // what a fallback is chosen by; what the run's end advises
+    // what a fallback is chosen by; what the run's end advises and keeps of the exchange (a prompt refused for its content)
+    const kept = {
+      ...(error.missingModel ? { missingModel: true } : {}),
+      ...(decision.waitTooLong ? { waitTooLong: true } : {}),
+      ...(error.refusedPrompt ? { refusedPrompt: true } : {}),
+    };
     return { error: new ProviderError(error.kind, decision.why ? `${said} — ${decision.why}` : said, kept) };
   }
   const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
@@ -123,11 +128,12 @@ export const reasoningTaken = ({ reasoned, tries }: { reasoned: number; tries: n
  * The answer of a request given up on as empty (`error`, kind "empty_answer") after `thinking` and
  * no text: that thinking as the answer's text, streamed and said (a notice), so the screen, stdout
  * and the session all hold what the model said instead of "empty" under its words. Undefined for
- * any other failure: a stream cut after thinking is no answer.
+ * any other failure: a stream cut after thinking is no answer, and thinking before a tool call that
+ * never came (ProviderError.lostCall) is its plan.
  */
 function reasoningAnswer(error: ProviderError, thinking: string, tries: { reasoned: number; tries: number }, output: Output): Reply | undefined {
   const said = thinking.trim();
-  if (error.kind !== "empty_answer" || said === "") return undefined;
+  if (error.kind !== "empty_answer" || error.lostCall || said === "") return undefined;
   output.emit({ type: "notice", message: reasoningTaken(tries) });
   output.emit({ type: "text_delta", text: said });
   const message: Message = { id: newId(), role: "assistant", content: [{ type: "text", text: said }] };

@@ -6,7 +6,7 @@ import { withToolNames } from "./call-names.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
-import { refusedAnswer, withoutRefused } from "./refusal.ts";
+import { FILTERED, promptRefused, refusedAnswer, withoutRefused } from "./refusal.ts";
 import { partialMessage, requestWithRetry, retryOrGiveUp, type Reply } from "./retried-request.ts";
 import { countStuckTries, type RetryPolicy, type StuckTries } from "./retry.ts";
 import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
@@ -197,6 +197,8 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
       if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       else if (reply.error && deps.signal.aborted) markUnanswered(abortReason(deps.signal));
+      // a prompt the content filter refused would be refused again: the exchange is kept marked as refused, and never sent again
+      else if (reply.error?.refusedPrompt) self.append(refusedAnswer({ id: newId(), role: "assistant", content: [] }, FILTERED));
       else if (reply.error && !endsTask(reply.error, handOff)) markUnanswered(REQUEST_FAILED);
       // a stream cut after it began was billed all the same: its cost after its marker, as an answer's after the answer (a resumed
       // session tells by it that the provider had answered, so the request wrote its prompt cache; a marker alone, that it was not)
@@ -210,6 +212,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
           self.append(ended);
           return { message: ended, answered: false, stop: "stop", tools: context.tools };
         }
+        if (reply.error.refusedPrompt) return self.fail("refusal", promptRefused(reply.error.message), limit ?? "error");
         return self.fail(reply.error.kind, reply.error.message + advice(reply.error, deps.fallback !== undefined, deps.modelSwitch), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
@@ -332,6 +335,13 @@ const BROKE_OFF = "the response broke off";
 
 /** Why a request that failed (an error after its retries, a rejection) has no answer, in its marker: `[interrupted: the request failed]`. */
 export const REQUEST_FAILED = "the request failed";
+
+/**
+ * Whether `m` is the marker a failed request leaves for the model (REQUEST_FAILED): hey's words, not
+ * the model's, so no final answer (`--output json`'s `result.text` stays what the model said last).
+ */
+export const failedRequestMarker = (m: Message) =>
+  cutBeforeAnswer(m) && m.content[0]!.type === "text" && m.content[0]!.text === `${OTHER_MARKER}${REQUEST_FAILED}]`;
 
 /**
  * Why a saved question has no answer when its session is resumed, or only the words that had

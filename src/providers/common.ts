@@ -187,6 +187,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
     return new ProviderError("bad_request", `request rejected ${where}: ${said}${f.hosted ? NO_TOOLS_HINT : `${NO_TOOLS_HINT}${SERVER_TOOLS_HINT}`}`, plain);
   // a model without vision (Ollama's 500 "missing data required for image input"): the model, not a flake; openai-adapt.ts sends its images as lines
   if (status !== 429 && IMAGES_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}`, plain);
+  if (status === 400 && PROMPT_FILTERED.test(`${f.said} ${f.body?.code ?? ""}`))
+    return new ProviderError("bad_request", `the provider's content filter refused the request ${where}: ${said}`, { ...plain, refusedPrompt: true });
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
   const load = modelLoadError(status, said, where, opts); // a model loading is waited for; one too large for memory is final
@@ -215,6 +217,14 @@ const NO_TOOLS_HINT =
   " — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m)";
 /** Only where the server is the user's own to start with other flags: a vendor's API has none. */
 const SERVER_TOOLS_HINT = ", or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)";
+
+/**
+ * A prompt the provider's content filter refused, in its words or code: Azure OpenAI's 400 (`code:
+ * "content_filter"`, "The response was filtered due to the prompt triggering Azure OpenAI's content
+ * management policy", innererror ResponsibleAIPolicyViolation), OpenAI's 400 `invalid_prompt` ("Invalid
+ * prompt: your prompt was flagged as potentially violating our usage policy").
+ */
+const PROMPT_FILTERED = /\bcontent_filter\b|content management policy|ResponsibleAIPolicyViolation|prompt was flagged|flagged as potentially violating/i;
 
 /** How much of a provider's words an error message quotes. */
 const SAID_CHARS = 300;
@@ -288,10 +298,10 @@ export function unfinishedError(): ProviderError {
  * transient flake of some models), retried a few times (kernel/retry.ts EMPTY_RETRIES). create.ts
  * names the endpoint in place of `endpoint`; `usage` is what the empty answer was billed, when its
  * server said (a request whose answer is empty still costs its input); `said`: what it answered
- * with (empty-answers.ts: "only reasoning").
+ * with (empty-answers.ts: "only reasoning"); `lostCall`: ProviderError.lostCall.
  */
-export function noContentError(endpoint = "the endpoint", usage?: Usage, said = "no content"): ProviderError {
-  return new ProviderError("empty_answer", `${endpoint} answered with ${said}`, usage ? { usage } : {});
+export function noContentError(endpoint = "the endpoint", usage?: Usage, said = "no content", lostCall = false): ProviderError {
+  return new ProviderError("empty_answer", `${endpoint} answered with ${said}`, { ...(usage ? { usage } : {}), ...(lostCall ? { lostCall } : {}) });
 }
 
 /**

@@ -13,7 +13,7 @@ import { cacheLifetimeOf } from "./cache-lifetime.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, KEEP_ALIVE_TIMEOUTS, KEEP_ALIVES_ONLY, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
 import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
-import { checkedAnswer, ONLY_REASONING, type ReasoningRow } from "./empty-answers.ts";
+import { checkedAnswer, NO_CALL, ONLY_REASONING, type ReasoningRow } from "./empty-answers.ts";
 
 export type { ProviderOptions };
 
@@ -302,7 +302,7 @@ function namedFailures(
         }
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer")
-          throw noContentError(baseUrl, e.usage, e.message.endsWith(ONLY_REASONING) ? ONLY_REASONING : undefined);
+          throw noContentError(baseUrl, e.usage, e.lostCall ? NO_CALL : e.message.endsWith(ONLY_REASONING) ? ONLY_REASONING : undefined, e.lostCall);
         if (e instanceof ProviderError && e.retryable && !e.message.includes(baseUrl)) e.endpoint ??= endpoint;
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent)

@@ -6,7 +6,8 @@
 // (kernel/retried-request.ts). Chat completions is the exception for reasoning alone: a server's
 // reasoning parser puts all of a model's output in `reasoning_content` when the model does not think
 // (vLLM's qwen3 parser with thinking off, where no </think> ever comes), so there such an answer is
-// taken at once, as it always was: a retry costs the whole context and brings the same. Pure;
+// taken at once, as it always was: a retry costs the whole context and brings the same. A finish
+// for a tool call that brought none is empty whatever reasoning came with it, and retried. Pure;
 // create.ts applies it to every protocol.
 import { claudeVersion } from "./claude-models.ts";
 import { noContentError } from "./common.ts";
@@ -16,6 +17,9 @@ import { EMPTY_RETRIES } from "../kernel/retry.ts";
 
 /** What an endpoint "answered with" (noContentError) when its answer was reasoning alone. */
 export const ONLY_REASONING = "only reasoning";
+
+/** What an endpoint "answered with" when it finished for a tool call and sent none, with reasoning before it. */
+export const NO_CALL = "reasoning and a tool-call finish but no call";
 
 /** Answers of reasoning alone in a row to the user's message after which an endpoint's are taken at once: one request and all its retries. */
 export const REASONING_HABIT = EMPTY_RETRIES + 1;
@@ -64,7 +68,8 @@ const afterUser = (request: ModelRequest) => request.messages.at(-1)?.role === "
  * The events `done` (a finished answer of the endpoint `endpoint` on `protocol`, for `request`;
  * `nearby`: the endpoint is on this machine or the local network) passes on as. Where an empty
  * answer is a flake (emptyIsFlake) and the answer ended as a finished one (FINISHED): one with
- * nothing in it throws noContentError. One of reasoning alone becomes an answer of that text (a
+ * nothing in it throws noContentError, and so does one of reasoning alone that finished for a tool
+ * call and brought none (NO_CALL: the reasoning is its plan, not an answer). One of reasoning alone becomes an answer of that text (a
  * `text` event, then `done` holding it as text) at once on chat completions (said once); on the
  * other protocols it throws noContentError, ONLY_REASONING, to be retried — after tool results once
  * a run (then taken at once, said), to the user's message until the endpoint has answered so
@@ -80,6 +85,8 @@ export function* checkedAnswer(
   if (said === undefined && !nothingIn(done.message)) return yield done;
   if (!FINISHED.has(done.stop) || !emptyIsFlake(ctx.request, ctx.protocol, ctx.model)) return yield done;
   if (said === undefined) throw noContentError(undefined, done.usage);
+  // a call was announced and none came: the reasoning is the plan for it, not an answer (r6 #7)
+  if (done.stop === "tool_calls") throw noContentError(undefined, done.usage, NO_CALL, true);
   row.inARow++;
   const notice = takenBecause(ctx, row);
   if (notice === undefined) throw noContentError(undefined, done.usage, ONLY_REASONING);

@@ -4,6 +4,7 @@
 // that asked the model. docs/json-events.md documents it; a test checks the two agree.
 import { parseArguments, textOf } from "../kernel/ir.ts";
 import type { AgentEvent, ErrorKind, Output, UsageCounts } from "../kernel/output.ts";
+import { failedRequestMarker } from "../kernel/turns.ts";
 
 /** Bumped when an event loses a field or a field changes meaning; new fields and events do not bump it. */
 export const JSON_SCHEMA = 1;
@@ -37,7 +38,8 @@ export function createJsonOutput(write: (line: string) => void): Output {
     emit: (event: AgentEvent) => {
       switch (event.type) {
         case "message":
-          if (event.message.role === "assistant") answer = textOf(event.message);
+          // a failed request's marker is for the model: the answer stays the model's last words ("" when none)
+          if (event.message.role === "assistant" && !failedRequestMarker(event.message)) answer = textOf(event.message);
           return;
         case "model":
         case "tool_start":

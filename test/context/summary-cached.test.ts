@@ -192,6 +192,19 @@ test("the cached request is made only for the same provider, within the cache's 
   expect(cachedSummaryRequest(undefined, range, { provider: by, now: 2_000 })).toBeUndefined(); // nothing answered yet (a resumed run)
 });
 
+test("a compress the last request held back and the resumed view applies (hey -c, then /compact): the ask names what the last request sent in its place (r6 #6)", () => {
+  // the view after `hey -c` holds the compress's summary where the last request sent a1..r2 (turns 1 and 2) as they were
+  const compressed: Message = { id: "summary-a1", role: "user", content: [{ type: "text", text: "[summary of earlier work] read f1 and f2" }] };
+  const viewRange = { fromId: "summary-a1", toId: "r3", messages: [compressed, ...sent.slice(5, 7)] };
+  const made = cachedSummaryRequest(last, viewRange, { provider: by, now: 2_000 });
+  expect(made?.request.messages).toEqual(sent); // the cached ask, not the transcript at full price
+  expect(made!.request.note).toBe(cachedSummaryRequest(last, range, { provider: by, now: 2_000 })!.request.note);
+  // a summary whose first message the last request never sent, or a range ending on one, is still the transcript's
+  const foreign = { ...viewRange, messages: [{ ...compressed, id: "summary-zz" }, ...sent.slice(5, 7)] };
+  expect(cachedSummaryRequest(last, foreign, { provider: by, now: 2_000 })).toBeUndefined();
+  expect(cachedSummaryRequest(last, { ...viewRange, messages: [...sent.slice(1, 3), compressed] }, { provider: by, now: 2_000 })).toBeUndefined();
+});
+
 test("/compact asks after the last request too, with the user's words in the ask", async () => {
   const p = provider([...readTurns(3), { text: "done" }]);
   const agent = longTask(p);

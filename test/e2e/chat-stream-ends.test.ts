@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
-import { sseReply } from "../helpers/replay-server.ts";
+import { jsonReply, sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { reasoningAsAnswer } from "../../src/providers/empty-answers.ts";
 
@@ -98,4 +98,38 @@ test("a tool call, usage, then [DONE] without a finish_reason: the call runs at 
   const tool = (sent[1]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!;
   expect(tool.role).toBe("tool");
   expect(tool.content).toContain("hello from a.txt");
+});
+
+// a reasoning model behind a gateway or vLLM whose tool parser lost the call: the reasoning is the call's plan (r6 #7)
+const plan = "The user wants a.txt read. I should call read_file.";
+const planNoCall = () => sseReply(sse([chatChunk({ reasoning: plan }), chatChunk({ finish: "tool_calls" }), usage]));
+
+test("reasoning, then finish_reason tool_calls with no call: retried like an empty answer, the call of the retry runs; the plan is never printed", async () => {
+  const before = server.requests.length;
+  server.enqueue(planNoCall(), readCall(), textReply("openai", "It says hello."));
+  const result = await run();
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(server.requests.length - before).toBe(3);
+  expect(result.stderr).toContain(`retrying in 500 ms (1/2): ${server.url}/v1 answered with reasoning and a tool-call finish but no call`);
+  expect(result.stderr).not.toContain("taken as the answer");
+});
+
+test("reasoning, then finish_reason tool_calls with no call, on every try: the run fails (exit 1), its plan not taken as the answer", async () => {
+  const before = server.requests.length;
+  server.enqueue(planNoCall(), planNoCall(), planNoCall());
+  const result = await run();
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("");
+  expect(server.requests.length - before).toBe(3);
+  expect(result.stderr).toContain("error: ");
+  expect(result.stderr).toContain("gave up after 2 retries");
+  expect(result.stderr).not.toContain("taken as the answer");
+});
+
+test("--output json: a run whose request fails after a tool call ends with result.text empty, not hey's marker for the model (r6 #3)", async () => {
+  server.enqueue(readCall(), jsonReply(400, { error: { message: "bad tool schema", type: "invalid_request_error" } }));
+  const json = await run("--output", "json");
+  expect(json.code).toBe(1);
+  const events = jsonEvents(json.stdout);
+  expect(events.find((e) => e.type === "result")).toMatchObject({ text: "", stop_reason: "error" });
 });

@@ -12,7 +12,10 @@ export interface Call {
 
 const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
+/** `cached`: the usage says this many prompt tokens were read from the cache (openai, anthropic), as a provider with a prompt cache does; else none (hey learns from that there is no cache). */
+export function toolCallsReply(protocol: Protocol, calls: Call[], { cached }: { cached?: number } = {}): Reply {
+  const chatCached = cached ? { prompt_tokens_details: { cached_tokens: cached } } : {};
+  const anthropicCached = cached ? { cache_read_input_tokens: cached } : {};
   switch (protocol) {
     case "openai":
       return sseReply(
@@ -26,7 +29,7 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
             ];
           }),
           chatChunk({ finish: "tool_calls" }),
-          chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 } }),
+          chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70, ...chatCached } }),
         ]),
       );
     case "responses": {
@@ -87,7 +90,7 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
             model: "claude",
             content: [],
             stop_reason: null,
-            usage: { input_tokens: 50, output_tokens: 1 },
+            usage: { input_tokens: 50, output_tokens: 1, ...anthropicCached },
           },
         }),
         ...calls.flatMap((c, index) => [

@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/kernel/ir.ts";
 import { runLoop } from "../../src/kernel/loop.ts";
-import { isRefusedAnswer, keptOf, refusedAnswer, withoutRefused } from "../../src/kernel/refusal.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import { isRefusedAnswer, keptOf, promptRefused, refusedAnswer, withoutRefused } from "../../src/kernel/refusal.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps } from "../helpers/loop-deps.ts";
 
@@ -75,4 +76,18 @@ test("a position in the whole history (where a resumed session's cache began) is
   expect(keptOf(h, 3)).toBe(2); // the refused message is not sent
   const plain: Message[] = [user("u1"), answer("a1")];
   expect(keptOf(plain, 2)).toBe(2);
+});
+
+test("a prompt the content filter refused with an error (ProviderError.refusedPrompt): the run ends as a refusal, the exchange is kept marked, and the next run does not send it (r6 #5)", async () => {
+  const filtered = new ProviderError("bad_request", "the provider's content filter refused the request (400): filtered", { refusedPrompt: true });
+  const provider = fakeProvider([{ error: filtered }, { text: "Hello." }]);
+  const history: Message[] = [user("u1", "hi"), answer("a1", "Hi."), user("u2", "flagged words")];
+  const deps = loopDeps(provider);
+  expect(await runLoop(history, deps)).toMatchObject({ stop: "error", error: { kind: "refusal" } });
+  expect(provider.requests).toHaveLength(1); // not retried
+  expect(deps.output.of("error")).toEqual([{ type: "error", kind: "refusal", message: promptRefused(filtered.message) }]);
+  expect(history.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "[refused (content filter): this request was not answered]" }] });
+  history.push(user("u3", "hello again"));
+  await runLoop(history, loopDeps(provider));
+  expect(provider.requests[1]!.messages.map((m) => m.id)).toEqual(["u1", "a1", "u3"]);
 });

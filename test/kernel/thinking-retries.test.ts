@@ -126,6 +126,19 @@ test("reasoning alone on every try: after the retries of an empty answer its rea
   expect(messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "I think the answer is 42." }] });
 });
 
+test("reasoning before a tool-call finish that brought no call, on every try: retried, then the run fails as empty; the plan is no answer (r6 #7)", async () => {
+  const lost = () => new ProviderError("empty_answer", "http://gw/v1 answered with reasoning and a tool-call finish but no call", { lostCall: true });
+  const provider = fakeProvider(Array.from({ length: 3 }, () => ({ thinking: "I should call bash with ls.", error: lost() })));
+  const deps = loopDeps(provider);
+  const messages = [userMessage("list the files")];
+  expect(await runLoop(messages, deps)).toMatchObject({ stop: "error" });
+  expect(provider.requests).toHaveLength(3);
+  expect(deps.output.of("retry")).toHaveLength(2);
+  expect(deps.output.of("notice")).toEqual([]);
+  expect(deps.output.text()).toBe("");
+  expect(deps.output.of("error")).toMatchObject([{ kind: "empty_answer" }]);
+});
+
 test("with retries off, reasoning alone is the answer at once", async () => {
   const deps = loopDeps(fakeProvider([{ thinking: "42.", error: onlyReasoning() }]), {
     retry: { enabled: false, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: false, respectRetryAfter: true },

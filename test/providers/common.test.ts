@@ -172,3 +172,18 @@ test("an error page is quoted as one line: an HTML page by its title, else its t
   const failing = classifyFailure({ status: 500, said: page }, { baseUrl: "http://gw/v1" });
   expect(failing).toMatchObject({ kind: "overloaded", message: "the provider is failing (500): an HTML page: 502 Bad Gateway" });
 });
+
+test("a prompt a content filter refused (Azure's 400 content_filter, OpenAI's flagged prompt) is a refused prompt, not a plain bad request; other 400s are not", () => {
+  const azure = classifyFailure(
+    { status: 400, said: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", body: { code: "content_filter" } },
+    ctx,
+  );
+  expect(azure).toMatchObject({ kind: "bad_request", refusedPrompt: true, retryable: false });
+  expect(azure.message).toStartWith("the provider's content filter refused the request (400): The response was filtered");
+  const byCode = classifyFailure({ status: 400, said: "filtered", body: { code: "content_filter" } }, ctx);
+  expect(byCode.refusedPrompt).toBe(true);
+  const openai = classifyFailure({ status: 400, said: "Invalid prompt: your prompt was flagged as potentially violating our usage policy." }, ctx);
+  expect(openai.refusedPrompt).toBe(true);
+  expect(classifyFailure({ status: 400, said: "Invalid value for 'tool_choice'", body: { code: "invalid_value" } }, ctx).refusedPrompt).toBe(false);
+  expect(classifyFailure({ status: 500, said: "content_filter backend down" }, ctx).refusedPrompt).toBe(false);
+});

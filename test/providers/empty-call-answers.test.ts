@@ -6,6 +6,7 @@ import { afterAll, afterEach, expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { createProvider } from "../../src/providers/create.ts";
+import { NO_CALL } from "../../src/providers/empty-answers.ts";
 import { drain } from "../helpers/drain.ts";
 import { sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -79,3 +80,17 @@ test("chat: a legacy function_call delta (finish function_call) is read as the t
   expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([["write_file", { path: "legacy.txt", content: "L" }]]);
   expect(calls[0]!.id).not.toBe("");
 });
+
+test.each([
+  ["the user's message", [userMessage("list the files")]],
+  ["tool results", afterTools],
+] as const)(
+  "chat: reasoning then finish_reason tool_calls with no call, in reply to %s, is an empty answer to retry, not an answer (r6 #7)",
+  async (_, messages) => {
+    const plan = "The user wants the file listed. I should call the bash tool with ls.";
+    server.enqueue(sseReply(sse([chatChunk({ reasoning: plan }), chatChunk({ finish: "tool_calls" }), usage])));
+    const { events, error } = await ask("openai", messages);
+    expect(error).toMatchObject({ kind: "empty_answer", lostCall: true, message: `${server.url}/v1 answered with ${NO_CALL}` });
+    expect(events.filter((e) => e.type === "text" || e.type === "notice")).toEqual([]);
+  },
+);
