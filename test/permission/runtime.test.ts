@@ -482,7 +482,7 @@ describe("git -c keys under a deny list: those known to run nothing pass, any ot
     ["diff.renames=copies", "diff.tool=x"],
     ["diff.noprefix=true", "diff.guitool=x"],
     ["pull.rebase=true", "merge.tool=x"],
-    ["safe.directory=/work/p", "submodule.a.update=!./g"],
+    ["safe.directory=/work/p", "gpg.x509.program=./g"],
     ["push.default=current", "core.hooksPath=.githooks"],
     ["status.short=true", "uploadarchive.allowUnreachable=true"],
     ["remote.origin.url=https://example.com/r.git", "remote.origin.proxy=x"],
