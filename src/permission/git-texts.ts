@@ -180,7 +180,10 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   const eq = value.text.indexOf("=");
   // under an allow list too: a hooks directory or config file the agent wrote runs what no entry names (r1 #3)
   const runs = (key: string) =>
-    GIT_SHELL_KEYS.test(key) || BANG.test(key) || /^credential\./i.test(key) || (!stored && ((trust !== "control" && FILES.test(key)) || TRANSPORT_KEYS.test(key) || RUNS_VALUE.test(key)));
+    GIT_SHELL_KEYS.test(key) ||
+    BANG.test(key) ||
+    /^credential\./i.test(key) ||
+    (!stored && ((trust !== "control" && FILES.test(key)) || TRANSPORT_KEYS.test(key) || RUNS_VALUE.test(key)));
   if (env || value.unknown || value.glob || value.anyValue) {
     if (trust === "allow" && !env && value.unknown) return undefined;
     // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
