@@ -14,6 +14,12 @@ import { stdinSources } from "./shell-stdin.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
 import { stdinText } from "./written-text.ts";
 
+/** A submodule's update command from git's config (submodule-updates.ts): the submodule's name and the text after `!`. */
+export interface ConfigUpdate {
+  name: string;
+  command: string;
+}
+
 /** Shell text to judge and what runs it, for messages. */
 export interface GitText {
   text: string;
@@ -78,13 +84,19 @@ const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known onl
 
 /**
  * The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole
- * command, and `place.home`, for `--config-env`'s HOME. `trust` (GitTrust): under an allow list or the control
+ * command, and `place.home`, for `--config-env`'s HOME; `place.updates`: what git's config makes
+ * `git submodule update` run. `trust` (GitTrust): under an allow list or the control
  * checks alone, which trust git's own options (README "What a rule can promise"), a key not known
  * to run nothing, or naming a config file, is no reason to refuse; under an allow list neither is
  * a word known only at run time (a `*` never matches one: only an entry spelling it out does); a
  * glob, or a variable `--config-env` reads, still is.
  */
-export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust = "deny", place: { home?: string } = {}): Texts {
+export function gitShellTexts(
+  seg: Segment,
+  segments: Segment[],
+  trust: GitTrust = "deny",
+  place: { home?: string; updates?: ConfigUpdate[] | { unknown: string } } = {},
+): Texts {
   const out: GitText[] = [];
   for (const a of seg.assigns) {
     const eq = a.text.indexOf("=");
@@ -126,7 +138,11 @@ export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust
   if ("unknown" in more) return more;
   const urls = sub === undefined ? [] : urlCommands(words[sub]!.text, rest);
   if ("unknown" in urls) return urls;
-  return [...out, ...more, ...urls];
+  // `git submodule update`'s `!CMD`s from git's config (submodule-updates.ts), the commit's name appended
+  const updates = place.updates ?? [];
+  if ("unknown" in updates) return updates;
+  const configured = updates.map((u) => ({ text: u.command + APPENDED, from: `runs submodule.${u.name}.update from git's config with the shell` }));
+  return [...out, ...more, ...urls, ...configured];
 }
 
 /** `--config-env=KEY=HOME` as `KEY=/home/user` when the command sets no HOME; else undefined. */

@@ -99,3 +99,22 @@ testNeeding(["git", "sh"])("`submodule foreach 'git push'` pushes (refused by `b
   sh("git submodule foreach 'git push -q origin main'");
   expect(pushed()).toBe(true);
 });
+
+testNeeding(["git", "sh"])(
+  "`submodule.NAME.update = !CMD` in the repository's config runs CMD on `git submodule update`: refused; `--checkout` runs none",
+  () => {
+    const { project, git, sh, check, readme } = fixture();
+    git(project, "config", "submodule.vendor/lib.update", `!touch ${PWNED}`);
+    for (const list of [check, readme])
+      for (const command of ["git submodule update", "git submodule --quiet update --init vendor/lib"])
+        expect(list("bash", { command })).toContain(
+          `runs submodule.vendor/lib.update from git's config with the shell: \`touch ${PWNED}\` matches no allow entry`,
+        );
+    expect(check("bash", { command: "git submodule update --checkout" })).toBeUndefined();
+    sh("git submodule update --checkout");
+    expect(existsSync(PWNED)).toBe(false);
+    git(join(project, "vendor", "lib"), "checkout", "-q", "HEAD~1");
+    sh("git submodule update");
+    expect(existsSync(PWNED)).toBe(true);
+  },
+);
