@@ -210,7 +210,8 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
   const v = eq < 0 ? "" : value.text.slice(eq + 1);
   const from = `sets git's ${key}, which git runs with the shell`;
-  if (BANG.test(key)) return v.startsWith("!") ? { text: v.slice(1) + APPENDED, from } : undefined;
+  // a submodule's update that `git config` writes lands in a config the guard keeps the agent from writing (git-config-writes.ts) or in `.gitmodules`, where git refuses `!`
+  if (BANG.test(key)) return v.startsWith("!") && !(stored && key.startsWith("submodule.")) ? { text: v.slice(1) + APPENDED, from } : undefined;
   // gitcredentials(7): `!…` is shell text, an absolute path is run as written, anything else is `git credential-…`, all through the shell
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
