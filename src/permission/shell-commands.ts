@@ -163,7 +163,7 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   const sed = readSed(seg);
   const hidden = sed && sedUnseen(sed);
   if (hidden) return [{ ...seg, opaque: hidden }];
-  if (sed && "commands" in sed) return [part(seg, seg.words, true), ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
+  if (sed && "commands" in sed) return [{ ...seg, inert: "words" }, ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];
   if (name === "gdb") return gdb(seg, depth, dialect);
