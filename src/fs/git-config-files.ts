@@ -216,6 +216,8 @@ const realOr = (path: string) => {
 /** What git's early config (read before a command runs, for aliases) says of its aliases: each name's value (the last; names in lower case), and whether help.autocorrect lets git run a command for an unknown one. */
 export interface GitAliasConfig {
   aliases: Map<string, string>;
+  /** each submodule's `submodule.NAME.update` (the last) where it is `!CMD`: `git submodule update` runs CMD (git-submodule(1)) */
+  updates: Map<string, string>;
   /** help.autocorrect's value where git may run what it guesses a misspelt command meant: `immediate`, a number of deciseconds other than 0, `prompt`, or a value no git reads as "never" */
   autocorrect: string | undefined;
 }
@@ -244,14 +246,17 @@ export function gitAliasConfig(cwd: string, home: string, env: Record<string, st
   }
   if (!Array.isArray(settings)) return { unknown: `${settings.trouble}, so it may set it` };
   const aliases = new Map<string, string>();
+  const updates = new Map<string, string>();
   let autocorrect: string | undefined;
   for (const s of settings) {
+    if (s.section === "submodule" && s.sub !== undefined && s.key === "update") updates.set(s.sub, s.value ?? "");
     if (s.section === "alias" && s.sub !== undefined) return { unknown: `${s.file}: an [alias "${s.sub}"] section, which hey does not read` };
     if (s.section === "alias") aliases.set(s.key, s.value ?? "");
     if (s.section === "help" && s.sub === undefined && s.key === "autocorrect")
       autocorrect = s.value === undefined || !NO_AUTOCORRECT.test(s.value) ? (s.value ?? "") : undefined;
   }
-  return { aliases, autocorrect };
+  for (const [name, value] of updates) if (!value.startsWith("!")) updates.delete(name);
+  return { aliases, updates, autocorrect };
 }
 
 /**

@@ -29,8 +29,8 @@ export interface ControlFiles {
   links?(abs: string): number | undefined | { unknown: string };
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
-  /** the aliases (lower-case name to last value) in the early config a git run from the absolute `dir` reads, and help.autocorrect where it lets git run a guess (fs/git-config-files.ts), or why they are unknown */
-  gitAliases?(dir: string): { aliases: Map<string, string>; autocorrect: string | undefined } | { unknown: string };
+  /** the aliases (lower-case name to last value) in the early config a git run from the absolute `dir` reads, each submodule's `update = !CMD`, and help.autocorrect where it lets git run a guess (fs/git-config-files.ts), or why they are unknown */
+  gitAliases?(dir: string): { aliases: Map<string, string>; updates?: Map<string, string>; autocorrect: string | undefined } | { unknown: string };
   /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else; undefined: it did not answer in time */
   fileState?(abs: string): "none" | "empty" | "data" | undefined;
   /** whether the absolute path `abs` is, through a link (symbolic or hard), the file at the absolute `named`, or (`under`) a file below that directory (config/control-context.ts); "maybe": a file with other hard links, under a directory too large to search; `unknown`: why it cannot be told (a path that did not answer in time) */

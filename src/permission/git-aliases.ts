@@ -38,32 +38,10 @@ export function configAlias(seg: Segment, segments: Segment[], control: ControlF
   const typed = seg.words[at]!.text;
   if (GIT_COMMANDS.has(typed) || typed.startsWith("-")) return undefined;
   const refused = (why: string): ConfigAlias => ({ from: seg, why: `\`${typed}\` may be a git alias, and ${why}` });
+  const configs = gitConfigs(seg, at, segments, control);
+  if (!configs) return undefined;
+  if ("why" in configs) return refused(configs.why);
   const own = seg.words.slice(1, at);
-  const gitVariable = (s: Segment) => [...s.assigns, ...s.words].some((w) => /^GIT_/.test(w.text) || w.unknown);
-  if (
-    own.some((w) => ELSEWHERE.test(w.text)) ||
-    gitVariable({ ...seg, words: [] }) ||
-    segments.some((s) => s !== seg && s.words[0]?.text === "export" && gitVariable(s))
-  )
-    return refused("the command changes which config git reads");
-  const changer = segments.find((s) => s !== seg && changesConfig(s));
-  if (changer) return refused(`\`${changer.raw}\` may change git's config first`);
-  // the repositories it may run in: where a `cd` may lead (else the start directory), then its `-C`s
-  const f = onWindows(control) ? WINDOWS : POSIX;
-  let dirs = [...new Set((directories(segments, control, f) ?? (control.cwd ? [control.cwd] : [])).map(f.normalize))];
-  for (let k = 1; k < at; k++) {
-    const [w, next] = [seg.words[k]!, seg.words[k + 1]];
-    if (w.text !== "-C" || !next) continue;
-    const abs = f.absolute(next.text);
-    dirs = dirs.map((d) => f.normalize(abs ?? f.join(d, next.text)));
-  }
-  if (!dirs.length) return undefined;
-  const configs: Exclude<ReturnType<typeof control.gitAliases>, { unknown: string }>[] = [];
-  for (const dir of dirs) {
-    const config = control.gitAliases(dir);
-    if ("unknown" in config) return refused(`hey cannot read git's config: ${config.unknown}`);
-    configs.push(config);
-  }
   const as = (words: Word[]): Segment => ({ ...seg, words: [first, ...own, ...words] });
   // what git runs for `words`: a command, the command an alias names, or (a name no config defines) a git-NAME program
   const expand = (start: Word[]): { to: Segment[] } | { why: string } => {
@@ -99,4 +77,42 @@ export function configAlias(seg: Segment, segments: Segment[], control: ControlF
     to.push(...found.to);
   }
   return { from: seg, to, note };
+}
+
+/** What `control.gitAliases` reads from one directory. */
+type GitConfig = Exclude<ReturnType<NonNullable<ControlFiles["gitAliases"]>>, { unknown: string }>;
+
+/**
+ * The config a git command (its subcommand at `at`) reads in each repository it may run in: where
+ * a `cd` may lead (else the start directory), then its `-C`s; or why it cannot be told (a GIT_
+ * variable, `--git-dir`, a command that may write git's config first); undefined: none to read.
+ */
+export function gitConfigs(seg: Segment, at: number, segments: Segment[], control: ControlFiles | undefined): GitConfig[] | { why: string } | undefined {
+  if (!control?.gitAliases) return undefined;
+  const own = seg.words.slice(1, at);
+  const gitVariable = (s: Segment) => [...s.assigns, ...s.words].some((w) => /^GIT_/.test(w.text) || w.unknown);
+  if (
+    own.some((w) => ELSEWHERE.test(w.text)) ||
+    gitVariable({ ...seg, words: [] }) ||
+    segments.some((s) => s !== seg && s.words[0]?.text === "export" && gitVariable(s))
+  )
+    return { why: "the command changes which config git reads" };
+  const changer = segments.find((s) => s !== seg && changesConfig(s));
+  if (changer) return { why: `\`${changer.raw}\` may change git's config first` };
+  const f = onWindows(control) ? WINDOWS : POSIX;
+  let dirs = [...new Set((directories(segments, control, f) ?? (control.cwd ? [control.cwd] : [])).map(f.normalize))];
+  for (let k = 1; k < at; k++) {
+    const [w, next] = [seg.words[k]!, seg.words[k + 1]];
+    if (w.text !== "-C" || !next) continue;
+    const abs = f.absolute(next.text);
+    dirs = dirs.map((d) => f.normalize(abs ?? f.join(d, next.text)));
+  }
+  if (!dirs.length) return undefined;
+  const configs: GitConfig[] = [];
+  for (const dir of dirs) {
+    const config = control.gitAliases(dir);
+    if ("unknown" in config) return { why: `hey cannot read git's config: ${config.unknown}` };
+    configs.push(config);
+  }
+  return configs;
 }

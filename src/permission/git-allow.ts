@@ -6,10 +6,12 @@
 // nothing, `--no-pager`, `-C DIR` as `cd DIR &&` would) are set aside for matching, so hey's own
 // hint `git -c core.editor=true rebase --continue` meets `bash: git rebase *`; not for an exact
 // entry, which allows the command as written only. Pure.
+import type { ControlFiles } from "./control-files.ts";
 import { readGit } from "./git.ts";
 import { gitShellTexts, judgedSetting, SERVERS, type Texts } from "./git-texts.ts";
 import { allowMatch, isStar, type Pattern } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { submoduleUpdates } from "./submodule-updates.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
 
 /** A git segment as an allow list reads it; undefined for any other command. */
@@ -24,7 +26,7 @@ const plain = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob &
 /** git's options before the subcommand that run nothing and name no file (git(1)). */
 const SET_ASIDE = new Set(["--no-pager", "-P", "--no-optional-locks", "--no-advice"]);
 
-export function gitAllowed(seg: Segment, segments: Segment[], home?: string): GitAllowed | undefined {
+export function gitAllowed(seg: Segment, segments: Segment[], control?: ControlFiles): GitAllowed | undefined {
   const [first, ...rest] = seg.words;
   if (!plain(first) || first.text !== "git") return undefined;
   const name = (a: Word) => a.text.slice(0, Math.max(0, a.text.indexOf("=")));
@@ -38,7 +40,7 @@ export function gitAllowed(seg: Segment, segments: Segment[], home?: string): Gi
     else break;
   }
   const bare = k || assigns !== seg.assigns ? { ...seg, assigns, words: [first, ...rest.slice(k)] } : seg;
-  return { bare, texts: gitShellTexts(seg, segments, "allow", { home }) };
+  return { bare, texts: gitShellTexts(seg, segments, "allow", { home: control?.home, updates: submoduleUpdates(seg, segments, control) }) };
 }
 
 /**

@@ -14,6 +14,12 @@ import { stdinSources } from "./shell-stdin.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
 import { stdinText } from "./written-text.ts";
 
+/** A submodule's update command from git's config (submodule-updates.ts): the submodule's name and the text after `!`. */
+export interface ConfigUpdate {
+  name: string;
+  command: string;
+}
+
 /** Shell text to judge and what runs it, for messages. */
 export interface GitText {
   text: string;
@@ -23,8 +29,9 @@ export interface GitText {
 }
 
 /**
- * git config keys whose value git runs with the shell (git-config(1)); aliases and credential
- * helpers are read apart (an alias runs with the shell only after `!`; a helper always does).
+ * git config keys whose value git runs with the shell (git-config(1)); aliases, a submodule's
+ * update and credential helpers are read apart (BANG: only a value after `!` is shell text; a
+ * helper always is).
  */
 const GIT_SHELL_KEYS =
   /^(core\.(sshcommand|pager|editor|fsmonitor|askpass|gitproxy)|pager\..+|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|(diff|merge)tool\..+\.cmd|remote\..+\.(uploadpack|receivepack)|uploadpack\.packobjectshook|web\.browser|browser\..+\.cmd|sendemail\.(sendmailcmd|tocmd|cccmd))$/i;
@@ -35,6 +42,23 @@ const GIT_SHELL_KEYS =
  */
 const QUIET =
   /^(user\.(name|email|signingkey|useconfigonly)|author\.(name|email)|committer\.(name|email)|color\..+|advice\..+|log\.[a-z]+|format\.(pretty|signoff|numbered)|core\.(quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|symlinks|precomposeunicode|longpaths|abbrev|whitespace|commentchar|commentstring|logallrefupdates|bigfilethreshold|compression)|init\.defaultbranch|diff\.(?!external$|tool$|guitool$)[a-z]+|pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags|parallel)|merge\.(ff|conflictstyle|log|renamelimit)|rebase\.(autosquash|autostash|updaterefs)|status\.[a-z]+|branch\.(autosetupmerge|autosetuprebase|sort)|branch\..+\.(remote|merge|rebase|pushremote)|remote\..+\.(url|pushurl|fetch|push|mirror|prune|tagopt)|column\.[a-z]+|blame\.[a-z]+|grep\.(linenumber|patterntype|extendedregexp|column|fullname|fallbacktonoindex)|safe\.directory|protocol\.version|http\.(sslverify|postbuffer|version)|checkout\.defaultremote|tag\.sort|versionsort\.suffix|commit\.(verbose|status|cleanup)|rerere\.(enabled|autoupdate)|gc\.(auto|autodetach)|maintenance\.auto|feature\.[a-z]+|index\.[a-z]+|pack\.[a-z]+|submodule\.recurse|help\.format|i18n\.[a-z]+)$/i;
+/**
+ * Keys whose value git runs with the shell when it starts with `!`: an alias (git-config(1)), a
+ * submodule's update (git-submodule(1): `git submodule update` runs `!CMD` with the commit's name
+ * appended; from `.gitmodules` git refuses it, "invalid value"); other values name a git command.
+ */
+const BANG = /^(alias\..+|submodule\..+\.update)$/i;
+/**
+ * Keys whose value git runs that GIT_SHELL_KEYS leaves out (git-config(1)): shell text
+ * (`trailer.*.cmd`, `core.alternateRefsCommand`, `interactive.diffFilter`, `man.*.cmd`,
+ * `imap.tunnel`, `gpg.ssh.defaultKeyCommand`) or, PROGRAM, a program run as named (`gpg.program`,
+ * `gpg.ssh.program`, `difftool.*.path`, `browser.*.path`). A deny list refuses them, as any key not
+ * known to run nothing; under an allow list the value is judged as a command (r5 #7): `bash: git *`
+ * is no entry for the `./g` the agent wrote.
+ */
+const RUNS_VALUE =
+  /^(trailer\..+\.(cmd|command)|core\.alternaterefscommand|interactive\.difffilter|man\..+\.cmd|imap\.tunnel|gpg\.ssh\.defaultkeycommand|gpg\.([a-z0-9]+\.)?program|(diff|merge)tool\..+\.path|browser\..+\.path)$/i;
+const PROGRAM = /(program|path)$/i;
 /** Keys whose value names a file git reads config or hooks from: what it runs is in a file. */
 const FILES = /^(include\.path|includeif\..+\.path|core\.hookspath)$/i;
 /**
@@ -60,13 +84,19 @@ const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known onl
 
 /**
  * The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole
- * command, and `place.home`, for `--config-env`'s HOME. `trust` (GitTrust): under an allow list or the control
+ * command, and `place.home`, for `--config-env`'s HOME; `place.updates`: what git's config makes
+ * `git submodule update` run. `trust` (GitTrust): under an allow list or the control
  * checks alone, which trust git's own options (README "What a rule can promise"), a key not known
  * to run nothing, or naming a config file, is no reason to refuse; under an allow list neither is
  * a word known only at run time (a `*` never matches one: only an entry spelling it out does); a
  * glob, or a variable `--config-env` reads, still is.
  */
-export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust = "deny", place: { home?: string } = {}): Texts {
+export function gitShellTexts(
+  seg: Segment,
+  segments: Segment[],
+  trust: GitTrust = "deny",
+  place: { home?: string; updates?: ConfigUpdate[] | { unknown: string } } = {},
+): Texts {
   const out: GitText[] = [];
   for (const a of seg.assigns) {
     const eq = a.text.indexOf("=");
@@ -108,7 +138,11 @@ export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust
   if ("unknown" in more) return more;
   const urls = sub === undefined ? [] : urlCommands(words[sub]!.text, rest);
   if ("unknown" in urls) return urls;
-  return [...out, ...more, ...urls];
+  // `git submodule update`'s `!CMD`s from git's config (submodule-updates.ts), the commit's name appended
+  const updates = place.updates ?? [];
+  if ("unknown" in updates) return updates;
+  const configured = updates.map((u) => ({ text: u.command + APPENDED, from: `runs submodule.${u.name}.update from git's config with the shell` }));
+  return [...out, ...more, ...urls, ...configured];
 }
 
 /** `--config-env=KEY=HOME` as `KEY=/home/user` when the command sets no HOME; else undefined. */
@@ -162,7 +196,10 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   const eq = value.text.indexOf("=");
   // under an allow list too: a hooks directory or config file the agent wrote runs what no entry names (r1 #3)
   const runs = (key: string) =>
-    GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key) || (!stored && ((trust !== "control" && FILES.test(key)) || TRANSPORT_KEYS.test(key)));
+    GIT_SHELL_KEYS.test(key) ||
+    BANG.test(key) ||
+    /^credential\./i.test(key) ||
+    (!stored && ((trust !== "control" && FILES.test(key)) || TRANSPORT_KEYS.test(key) || RUNS_VALUE.test(key)));
   if (env || value.unknown || value.glob || value.anyValue) {
     if (trust === "allow" && !env && value.unknown) return undefined;
     // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
@@ -173,11 +210,14 @@ function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust =
   const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
   const v = eq < 0 ? "" : value.text.slice(eq + 1);
   const from = `sets git's ${key}, which git runs with the shell`;
-  if (/^alias\./.test(key)) return v.startsWith("!") ? { text: v.slice(1) + APPENDED, from } : undefined;
+  // a submodule's update that `git config` writes lands in a config the guard keeps the agent from writing (git-config-writes.ts) or in `.gitmodules`, where git refuses `!`
+  if (BANG.test(key)) return v.startsWith("!") && !(stored && key.startsWith("submodule.")) ? { text: v.slice(1) + APPENDED, from } : undefined;
   // gitcredentials(7): `!…` is shell text, an absolute path is run as written, anything else is `git credential-…`, all through the shell
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
   if (GIT_SHELL_KEYS.test(key)) return { text: v + appended(key), from };
+  if (RUNS_VALUE.test(key) && !stored && trust !== "deny")
+    return v ? { text: (PROGRAM.test(key) ? singleQuoted(v) : v) + APPENDED, from: `sets git's ${key}, which git runs` } : undefined;
   // a transport: `protocol.ext.allow`, `remote.x.vcs=/x`, `url.ext::….insteadOf`, `remote.x.url=ext::…` (git-transports.ts), under every list
   const transport = stored ? undefined : transportSetting(value.text.slice(0, eq < 0 ? undefined : eq), v, trust === "control");
   if (transport) return transport === "none" ? undefined : transport;

@@ -19,6 +19,7 @@
 // Deny patterns match the same way but err towards refusing (deny.ts). A deny entry's program named
 // in the words of a command that could run it is here too (namedUnseen).
 import { gitDirNamed, gitOutputs, readGit } from "./git.ts";
+import { gitShellTexts } from "./git-texts.ts";
 import { managerOptions } from "./manager-options.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
@@ -162,8 +163,7 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
   const first = seg.words[0];
   if (!command || command.unknown || !first || seg.inert) return undefined;
   const name = program(command.text);
-  if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && readGit(seg.words)?.runs === false)))
-    return undefined;
+  if (!first.unknown && !first.glob && (DATA_PROGRAMS.has(program(first.text)) || (program(first.text) === "git" && gitReadWhole(seg)))) return undefined;
   const hit = toldValues(seg).some((v) =>
     v
       .toLowerCase()
@@ -171,6 +171,19 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
       .some((token) => (command.glob ? globMatch(name, token) : token === name)),
   );
   return hit ? name : undefined;
+}
+
+/**
+ * Whether every word git runs is known: a data subcommand, or one whose command texts git-texts.ts
+ * reads whole (`submodule foreach git pull`, `-c core.sshCommand=…`), which the deny list then
+ * judges as commands of their own (shell-texts.ts). A word merely holding the program's name (the
+ * `git` of `git@github.com:a/b.git`, of `foreach git pull`) is then no command: `git push`
+ * inside `submodule foreach` still meets `bash: git push *` as the command it is (r5 #8).
+ */
+function gitReadWhole(seg: Segment): boolean {
+  const read = readGit(seg.words);
+  if (!read || read.unsure) return false;
+  return !read.runs || !("unknown" in gitShellTexts(seg, [seg]));
 }
 
 /**

@@ -279,7 +279,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     if ((seg.inert === "builtin" || catOfInput(seg)) && seg.redirects.every(harmless)) continue;
     // git: matched as written or with its harmless options set aside, then what it runs with the shell judged as commands of their own;
     // a package manager moved to another package.json (`npm run test --prefix=src`): the scripts it runs from there (moved-scripts.ts)
-    const git = gitAllowed(seg, parsed.segments, rules.control?.home);
+    const git = gitAllowed(seg, parsed.segments, rules.control);
     const { by, judge } = git ? gitMatches(seg, git, allow) : packageMatches(seg, allow, rules.control, parsed.segments);
     if (!by.length) {
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
@@ -364,7 +364,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
  */
 function shellText(seg: Segment, script: WrittenScript | undefined, segments: Segment[], rules: CompiledRules, follow: Follow): string | undefined {
   const at = `\`${show(seg.raw)}\``;
-  const texts = shellTexts(seg, script, segments, rules.deny.patterns.length ? "deny" : follow.allowing ? "allow" : "control", rules.control?.home);
+  const texts = shellTexts(seg, script, segments, rules.deny.patterns.length ? "deny" : follow.allowing ? "allow" : "control", rules.control);
   if ("unknown" in texts) return `cannot verify ${at}: it ${texts.unknown}`;
   for (const { text, from, reading } of texts) {
     if (follow.depth >= MAX_SCRIPT_DEPTH) return `cannot verify ${at}: it nests scripts deeper than hey follows (${MAX_SCRIPT_DEPTH})`;

@@ -158,12 +158,12 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   // `split --filter=COMMAND` runs COMMAND with the shell for each piece (split-names.ts)
   const filter = name === "split" ? splitFilter(seg) : undefined;
   if (filter) return [part(seg, seg.words, true), ...script([filter], seg, depth, "sh")];
-  // sed's `e COMMAND` runs COMMAND with the shell: read as `sh -c` text is; `e` alone and `s///e` run a line it read (sed-scripts.ts)
+  // sed's `e COMMAND` runs COMMAND with the shell: read as `sh -c` text is; `e` alone and `s///e` run a line it read (sed-scripts.ts);
+  // with its script read, sed runs no other word (`$(git ls-files)` names no command sed runs: r5 #8)
   const sed = readSed(seg);
   const hidden = sed && sedUnseen(sed);
   if (hidden) return [{ ...seg, opaque: hidden }];
-  if (sed && "commands" in sed && sed.commands.length)
-    return [part(seg, seg.words, true), ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
+  if (sed && "commands" in sed) return [{ ...seg, inert: "words" }, ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];
   if (name === "gdb") return gdb(seg, depth, dialect);

@@ -7,12 +7,14 @@
 // hey's own shell reader and judges its commands as it judges `sh -c` text, so quoting that splits a
 // name (`r''m`, `r\m`, `${x}m`) hides nothing. Text whose value is known only when it runs is
 // "unknown". Pure.
+import type { ControlFiles } from "./control-files.ts";
 import { gitShellTexts, type GitTrust } from "./git-texts.ts";
 import { program } from "./match.ts";
 import type { Reading } from "./shell-commands.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 import type { WrittenScript } from "./written-scripts.ts";
 import { stdinSources } from "./shell-stdin.ts";
+import { submoduleUpdates } from "./submodule-updates.ts";
 import { stdinText } from "./written-text.ts";
 
 /** Shell text to judge: what runs it, for messages (`git's core.pager`), and how it is read. */
@@ -31,14 +33,14 @@ const UNREAD = new Set(["zsh", "ksh", "mksh", "fish"]);
 /**
  * The shell text a segment hands on, or why some of it is known only at run time. `script`: the
  * file it runs that the command wrote (written-scripts.ts); `trust`: how far git's own options are
- * trusted (git-texts.ts GitTrust).
+ * trusted (git-texts.ts GitTrust); `control`: where git's config is read from (submodule-updates.ts).
  */
 export function shellTexts(
   seg: Segment,
   script: WrittenScript | undefined,
   segments: Segment[],
   trust: GitTrust = "deny",
-  home?: string,
+  control?: ControlFiles,
 ): ShellText[] | { unknown: string } {
   const first = seg.words[0];
   if (!known(first) || seg.inert) return [];
@@ -62,7 +64,7 @@ export function shellTexts(
     out.push(...recipes.map((text) => ({ text, from: "gives make a makefile on stdin", reading: "sh" as const })));
   }
   if (name === "git") {
-    const git = gitShellTexts(seg, segments, trust, { home });
+    const git = gitShellTexts(seg, segments, trust, { home: control?.home, updates: submoduleUpdates(seg, segments, control) });
     if ("unknown" in git) return git;
     out.push(...git.map((t) => ({ ...t, reading: "sh" as const })));
   }
