@@ -391,9 +391,9 @@ export function boundedHardLink(abs: string, dir: string): boolean | "maybe" {
   return r.answer.links!;
 }
 
-/** What the tree below `dir` holds that a path in it could write elsewhere (fs/disk-walks.ts treeBelow), the whole walk within the deadline; throws Hung naming `dir`. */
-export function boundedTree(dir: string, plain: boolean): TreeFound {
-  const r = ask({ op: "tree", path: dir, plain }, `was not searched in ${deadline / 1000} s (a hung network mount, or too large a tree?)`);
+/** Every entry below `dir` (fs/disk-walks.ts treeBelow), the whole walk within the deadline; throws Hung naming `dir`. */
+export function boundedTree(dir: string): TreeFound {
+  const r = ask({ op: "tree", path: dir }, `was not searched in ${deadline / 1000} s (a hung network mount, or too large a tree?)`);
   answered(dir, r);
   return r.answer.tree!;
 }

@@ -323,9 +323,9 @@ function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
   const read = readFind(seg.words);
   if ("opaque" in read) return [part(seg, seg.words, true), opaque(seg.raw, read.opaque)];
   if (!read.commands.length) return [part(seg, read.own, true)];
-  const filled: Filled = { by: "find", starts: findStarts(seg.words) };
-  const ran = read.commands.flatMap(({ words, elsewhere }) =>
-    run(seg, fill(words, "{}", filled), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
+  const starts = findStarts(seg.words);
+  const ran = read.commands.flatMap(({ words, elsewhere, at }) =>
+    run(seg, fill(words, "{}", { by: "find", starts, find: seg.words, at }), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
   );
   return [part(seg, read.own, true), ...ran];
 }

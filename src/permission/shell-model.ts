@@ -37,12 +37,15 @@ export interface Word {
 }
 
 /**
- * Where a filled argument's value comes from: find's `{}` is a path below its start points
+ * Where a filled argument's value comes from: find's `{}` is a path below its start points, for
+ * the `-exec` at `at` among find's words `find`
  * (`moved`: find runs in a directory its wrapper names, `env -C DIR find …`); xargs' are what it
  * reads, from stdin or a file (`-a FILE`), split at NULs (`-0`), lines (`-I`, `-d '\n'`),
  * another delimiter (`-d X`) or blanks.
  */
-export type Filled = { by: "find"; starts: Word[]; moved?: true } | { by: "xargs"; file?: Word; split: "nul" | "line" | "other" | "blank" };
+export type Filled =
+  | { by: "find"; starts: Word[]; find: Word[]; at: number; moved?: true }
+  | { by: "xargs"; file?: Word; split: "nul" | "line" | "other" | "blank" };
 
 /** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
 export interface Redirect {
