@@ -161,7 +161,8 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   // sed's `e COMMAND` runs COMMAND with the shell: read as `sh -c` text is; `e` alone and `s///e` run a line it read (sed-scripts.ts)
   const sed = readSed(seg);
   const hidden = sed && sedUnseen(sed);
-  if (hidden) return [{ ...seg, opaque: hidden }];
+  // a script file or `e` is "cannot verify" under an allow list (as `awk -f` runs under a deny list, so does it); one hey cannot read is under every list
+  if (hidden) return [{ ...seg, ...(sed && "unknown" in sed ? { opaque: hidden } : { unverified: hidden }) }];
   if (sed && "commands" in sed && sed.commands.length)
     return [part(seg, seg.words, true), ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
   const unseen = runsUnseen(name, seg.words);

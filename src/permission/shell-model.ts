@@ -68,6 +68,12 @@ export interface Segment {
   /** set when the segment runs code no rule can see (a script read from stdin, a subscript bash evaluates…): why */
   opaque?: string;
   /**
+   * set when the segment runs code from a file or its input that hey does not read (`sed -f s.sed`,
+   * sed's `e`): why. "cannot verify" under an allow list; under a deny list alone it runs, as
+   * `awk -f x.awk` and `bash x.sh` do, and the deny entries judge its words.
+   */
+  unverified?: string;
+  /**
    * "builtin": a shell builtin that runs no program (`cd`, `set -e`, `x=1`…), which an allow list
    * lets through without an entry; "words": a program known not to run its words as commands (a
    * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
@@ -100,6 +106,9 @@ export const ASSIGNMENT: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Whether a word's text is fixed by the command line: no run-time expansion, no glob, no value that could be anything. */
+/** Why the segment runs code no rule sees: `opaque` under every list, `unverified` under an allow list (`allowing`); undefined when it runs none. */
+export const unseenCode = (seg: Segment, allowing: boolean): string | undefined => seg.opaque ?? (allowing ? seg.unverified : undefined);
+
 export const fixed = (w: Word): boolean => !w.unknown && !w.glob && !w.anyValue;
 
 /** A word there whose text the command line fixes (`fixed`). */
