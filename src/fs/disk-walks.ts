@@ -46,7 +46,13 @@ export function perform(fs: Fs, req: Op, walks: Walks): { answer: Answer; bytes?
     if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
     if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
     if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
-    if (req.op === "tree") return { answer: { tree: walks.tree(fs, walks.path, req.path) } };
+    if (req.op === "tree") {
+      // the entries go as bytes (`kind` and the path below the folder, NUL-ended): 10,000 of them outgrow the answer's room
+      const tree = walks.tree(fs, walks.path, req.path);
+      if (tree === "maybe") return { answer: { tree } };
+      const text = tree.entries.map(([p, k]) => `${k}${walks.path.relative(req.path, p)}\0`).join("");
+      return { answer: { tree: { ...tree, entries: [] } }, bytes: new TextEncoder().encode(text) };
+    }
     if (req.op === "list" && req.dirs)
       return { answer: { names: fs.readdirSync(req.path, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : [])) } };
     if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
@@ -175,6 +181,8 @@ export function hardLinkBelow(fs: Fs, path: Path, abs: string, dir: string): boo
  */
 export function treeBelow(fs: Fs, path: Path, dir: string): TreeFound {
   const MAX_ENTRIES = 10_000;
+  const MAX_BYTES = 2_000_000; // of paths below `dir` in UTF-8 at most, as the worker carries them (TREE_ROOM)
+  let bytes = 0;
   const todo = [dir];
   const entries: [string, string][] = [];
   try {
@@ -193,8 +201,9 @@ export function treeBelow(fs: Fs, path: Path, dir: string): TreeFound {
       return "maybe";
     }
     for (const e of found) {
-      if (entries.length >= MAX_ENTRIES) return { entries, more: true };
       const next = path.join(at, e.name);
+      bytes += 3 * (next.length - dir.length) + 2;
+      if (entries.length >= MAX_ENTRIES || bytes > MAX_BYTES) return { entries, more: true };
       let kind = e.isSymbolicLink() ? "l" : e.isDirectory() ? "d" : e.isFile() ? "f" : "o";
       if (kind === "d") todo.push(next);
       if (kind === "f")
@@ -207,6 +216,16 @@ export function treeBelow(fs: Fs, path: Path, dir: string): TreeFound {
     }
   }
   return { entries };
+}
+
+/** The room for treeBelow's entries in the worker's buffer: its MAX_BYTES, and a kind and a NUL each. */
+export const TREE_ROOM = 2_100_000;
+
+/** treeBelow's answer as `perform` carries it (its entries as `bytes`), made whole again for `dir`. */
+export function treeAnswer(dir: string, tree: TreeFound, bytes: Uint8Array | undefined): TreeFound {
+  if (tree === "maybe" || !bytes) return tree;
+  const names = new TextDecoder().decode(bytes).split("\0").slice(0, -1);
+  return { ...tree, entries: names.map((n) => [`${dir.replace(/[\\/]$/, "")}${dir.includes("\\") ? "\\" : "/"}${n.slice(1)}`, n[0]!] as [string, string]) };
 }
 
 /** treeBelow's answer: each entry's path and kind (`f`, `h`, `d`, `l`, `o`). */

@@ -13,7 +13,8 @@ import { expressionStart, findReach, printer, type Reach } from "./find-filters.
 import { findStarts } from "./programs.ts";
 import type { Filled, Segment, Word } from "./shell-model.ts";
 
-const SEARCH = "search a folder that holds none of hey's or git's files (`find src …`), or name the files (a glob: `sed -i … *.md`)";
+const SEARCH =
+  "search a folder that holds none of hey's or git's files (`find src …`) or filter them out (`-name '*.md'`), or name the files (a glob: `sed -i … *.md`)";
 const NAME = "name the files in the command, or pipe a plain `find DIR` of a folder without hey's or git's files into xargs";
 
 /**
@@ -38,16 +39,18 @@ export function filledWrite(segments: Segment[], control: ControlFiles): string 
 /**
  * Why find's own `-delete` among `segments` could delete a file hey guards or one in a git
  * directory: what it finds is judged as `-exec rm {} +`'s `{}` is, under every list (`rm
- * .hey/config.toml` is refused under every list); undefined when none does.
+ * .hey/config.toml` is refused under every list); undefined when none does, or hey has no view of the disk.
  */
 export function findDeletes(segments: Segment[], control: ControlFiles): string | undefined {
+  // no view of the disk (a checker given the paths alone): judged by the names it is given, as before
+  if (!control.tree || !control.realDir) return undefined;
   for (const seg of segments) {
     const first = seg.words[0];
     if (seg.inert === "builtin" || !first || !decided(first) || program(first.text) !== "find") continue;
     const at = seg.words.map((w, i) => (decided(w) && w.text === "-delete" ? i : -1)).filter((i) => i >= 0);
     if (!at.length) continue;
     const reach = findReach(seg.words, expressionStart(seg.words), new Set(at)) ?? ALL;
-    const why = below(findStarts(seg.words), false, segments, control, "each file it finds", reach);
+    const why = below(findStarts(seg.words), false, segments, control, "each file it finds", reach, true);
     if (why) return `\`-delete\` deletes ${why}`;
   }
   return undefined;
@@ -105,7 +108,15 @@ const ALL: Reach = () => ({ acts: true, prunes: false });
  * or is one (`.git`), is a link, a file with other hard links, or (`plain`) a name xargs would
  * split, or is a folder holding any of those — or undefined.
  */
-function below(starts: Word[], plain: boolean, segments: Segment[], control: ControlFiles, what: string, reach: Reach = ALL): string | undefined {
+function below(
+  starts: Word[],
+  plain: boolean,
+  segments: Segment[],
+  control: ControlFiles,
+  what: string,
+  reach: Reach = ALL,
+  deleting = false,
+): string | undefined {
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   const sep = f === WINDOWS ? "\\" : "/";
@@ -132,10 +143,33 @@ function below(starts: Word[], plain: boolean, segments: Segment[], control: Con
       if ("unknown" in tree) return `${there}, which was not searched: ${tree.unknown}`;
       const why = reached(w, real, tree.top ?? "d", tree.entries, plain, control, reach, f, fold);
       if (why) return `${there}, which ${why}: ${SEARCH}`;
-      if (tree.more) return `${there}, which holds more than hey searches (10,000 entries): ${SEARCH}`;
+      // a delete follows no link and takes only a hard link's name: past the search, hey's files and `.git` are what it could harm
+      const known = tree.more && deleting ? deletedKnown(w, real, control, reach, f, fold) : false;
+      if (typeof known === "string") return `${there}, which ${known}: ${SEARCH}`;
+      if (tree.more && known === false) return `${there}, which holds more than hey searches (10,000 entries): ${SEARCH}`;
     }
   }
   return undefined;
+}
+
+/**
+ * Why `-delete` below `real`, a tree larger than the search, reaches a file it could harm there:
+ * hey's own below it, or what is in its `.git` (a delete follows no link and takes only a hard
+ * link's name, so the rest of the tree is no way to them); undefined: none; false: `.git` too is
+ * larger than the search, or unread.
+ */
+function deletedKnown(w: Word, real: string, control: ControlFiles, reach: Reach, f: typeof POSIX, fold: (p: string) => string): string | undefined | false {
+  const root = fold(f.normalize(real));
+  const known = control.paths.filter((c) => fold(f.normalize(c)).startsWith(`${root}/`)).map((c) => [f.normalize(c), "f"] as [string, string]);
+  const gitDir = f.join(real, ".git");
+  const git = control.fileState?.(gitDir) === "none" ? { entries: [] } : control.tree?.(gitDir);
+  if (!git || git === "maybe" || "unknown" in git || git.more) return false;
+  const entries: [string, string][] = [
+    ...known,
+    ...(control.fileState?.(gitDir) === "none" ? [] : [[gitDir, git.top ?? "d"] as [string, string]]),
+    ...git.entries,
+  ];
+  return reached(w, real, "d", entries, false, control, reach, f, fold);
 }
 
 /** Why an entry below `real` (the start point `w`, as found on disk) that the command acts on could lead to a file hey guards: the entry named as find prints it, and what it is; or undefined. */
@@ -165,7 +199,7 @@ function reached(
   /** what the entry itself is that a write through it reaches beyond it */
   const own = (abs: string, kind: string): string | undefined => {
     const rel = abs.slice(root.length);
-    if (/(^|[\\/])\.git([\\/]|$)/.test(rel)) return "a git directory's own (git runs the commands its config and hooks name)";
+    if (/(^|[\\/])\.git([\\/]|$)/.test(rel)) return "one of git's own files (git runs the commands its config and hooks name)";
     if (kind === "l") return "a link, which a write follows to wherever it leads";
     if (kind === "h") return "a file with other hard links, which could be git's or hey's own";
     if (kind === "o") return "no regular file";
@@ -173,7 +207,7 @@ function reached(
     const at = fold(abs);
     const c = controls.find((x) => inside(x.at, at));
     const made = c && control.fileState?.(c.c) === "none" ? " (not there yet: a copy onto the folder would make it)" : "";
-    if (c) return `${c.at === at ? "" : "a folder above "}hey's own \`${shown(f.normalize(c.c))}\`${made}`;
+    if (c) return c.at === at ? "hey's own configuration or trust file" : `a folder above hey's own \`${shown(f.normalize(c.c))}\`${made}`;
     const g = guarded.find((x) => inside(at, x.d) || inside(x.d, at));
     if (g) return `in or above \`${g.g.dir}\` (${g.g.why})`;
     return undefined;

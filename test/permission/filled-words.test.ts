@@ -53,7 +53,7 @@ const REFUSED: [string, RegExp][] = [
   // x5 #1: find's `{}`, every action that runs a command
   [
     "find . -name config -exec cp src/cfg {} \\;",
-    /`cp` may write `\{\}`, which find fills in with each file it finds below `\.`, which holds `\.\/[^`]+`, (a link|a git directory|a file with other hard links)[^:]*: search a folder/,
+    /`cp` may write `\{\}`, which find fills in with each file it finds below `\.`, which holds `\.\/[^`]+`, (a link|one of git's own files|a file with other hard links)[^:]*: search a folder/,
   ],
   ["find -L . -name config.toml -exec cp src/cfg {} \\;", /`cp` may write `\{\}`/],
   ["find . -name config -exec cp src/cfg {} +", /`cp` may write `\{\}`/],
@@ -127,7 +127,7 @@ test("a folder holding a link, `.git`, a file with other hard links or a name xa
       "git",
       (p) => mkdirSync(join(p, "src", "sub", ".git"), { recursive: true }),
       "find src -exec cp src/cfg {} \\;",
-      /holds `src\/sub\/\.git`, a git directory/,
+      /holds `src\/sub\/\.git`, one of git's own files/,
     ],
     [
       "hard",

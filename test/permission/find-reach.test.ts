@@ -82,7 +82,7 @@ const ALLOWED = [
 // where the refusal protects something: the file named is the one the command would write or delete
 const REFUSED: [string, RegExp][] = [
   ["find . -name config.toml -delete", /`-delete` deletes each file it finds below `\.`, which holds `\.\/\.hey\/config\.toml`, hey's own/],
-  ["find . -name config -delete", /which holds `\.\/\.git\/config`, a git directory's own/],
+  ["find . -name config -delete", /which holds `\.\/\.git\/config`, one of git's own files/],
   ["find . -name '*.toml' -delete", /`\.\/\.hey\/config\.toml`/],
   ["find . -path ./.git -prune -o -name config.toml -delete", /`\.\/\.hey\/config\.toml`/],
   // with -depth, -prune keeps find out of nothing: `.git/config` is still found
@@ -93,7 +93,7 @@ const REFUSED: [string, RegExp][] = [
   ],
   ["find . -name config -exec sed -i 's/x/y/' {} +", /holds `\.\/\.git\/config`/],
   ["find packages -name dep -exec sed -i 's/x/y/' {} +", /holds `packages\/(a|b)\/node_modules\/\.bin\/dep`, a link/],
-  ["find vendor -exec sed -i 's/x/y/' {} +", /`vendor\/lib\/\.git`, a git directory's own/],
+  ["find vendor -exec sed -i 's/x/y/' {} +", /`vendor\/lib\/\.git`, one of git's own files/],
   [
     "find . -name 'config*' -print0 | xargs -0 sed -i 's/x/y/'",
     /xargs reads from find, each file it lists below `\.`, which holds `\.\/(\.git\/config|\.hey\/config\.toml)`/,
@@ -132,6 +132,17 @@ describe("r5 #2, #3: find's filters and the listers piped into xargs, in a real 
   test("the refusal of `-exec rm {} +` no longer points to `-delete`", () => {
     expect(dev("find . -name config.toml -exec rm {} +")).not.toContain("-delete");
   });
+});
+
+test("in a tree larger than hey searches (10,000 entries), `-delete` is judged by hey's files and the `.git` there; `{}` is refused", () => {
+  const { project, dev, deny } = mono("big");
+  const pkg = join(project, "node_modules", "pkg");
+  mkdirSync(pkg, { recursive: true });
+  for (let i = 0; i < 10_050; i++) writeFileSync(join(pkg, `f${i}.js`), "");
+  expect(deny("find . -name '*.orig' -delete")).toBeUndefined();
+  expect(deny("find . -name config.toml -delete")).toMatch(/`\.\/\.hey\/config\.toml`, hey's own configuration or trust file/);
+  expect(deny("find . -name config -delete")).toMatch(/`\.\/\.git\/config`, one of git's own files/);
+  expect(dev("find . -name '*.orig' -exec rm {} +")).toMatch(/which holds more than hey searches \(10,000 entries\)/);
 });
 
 testNeeding(["bash", "find", "xargs", "sed", "git"])(
