@@ -160,7 +160,9 @@ function below(
  */
 function deletedKnown(w: Word, real: string, control: ControlFiles, reach: Reach, f: typeof POSIX, fold: (p: string) => string): string | undefined | false {
   const root = fold(f.normalize(real));
-  const known = control.paths.filter((c) => fold(f.normalize(c)).startsWith(`${root}/`)).map((c) => [f.normalize(c), "f"] as [string, string]);
+  const known = control.paths
+    .filter((c) => fold(f.normalize(c)).startsWith(`${root}/`) && control.fileState?.(c) !== "none")
+    .map((c) => [f.normalize(c), "f"] as [string, string]);
   const gitDir = f.join(real, ".git");
   const git = control.fileState?.(gitDir) === "none" ? { entries: [] } : control.tree?.(gitDir);
   if (!git || git === "maybe" || "unknown" in git || git.more) return false;
