@@ -168,9 +168,9 @@ export function controlContext(place: ControlPlace): {
         return ["ENOENT", "ENOTDIR"].includes((e as { code?: string }).code ?? "") ? undefined : { unknown: (e as Error).message };
       }
     },
-    tree: (dir, plain) => {
+    tree: (dir) => {
       try {
-        return boundedTree(dir, plain);
+        return boundedTree(dir);
       } catch (e) {
         return { unknown: (e as Error).message }; // it did not answer in time
       }

@@ -23,7 +23,7 @@
 // run here (readerFor).
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat, treeBelow, type TreeFound } from "./disk-walks.ts";
+import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat, TREE_ROOM, treeAnswer, treeBelow, type TreeFound } from "./disk-walks.ts";
 import { hangingMount, MOUNTINFO, mayHang, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
 import { ANSWER_ROOM, control, freshReader, HEADER, type Reader, startedIn, threadEnded } from "./read-thread.ts";
 
@@ -181,7 +181,7 @@ function read(req: Op, slow?: string, again = false): { answer: Answer; bytes?: 
   reap();
   const why = blocked(req.path) ?? (lost === undefined ? undefined : `was not read: ${lost}`);
   if (why) throw new Hung(req.path, why);
-  const r = readerFor(req.path, HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0));
+  const r = readerFor(req.path, HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : req.op === "tree" ? TREE_ROOM : 0));
   if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow, tree: treeBelow });
   const ctl = control(r);
   const limit = limitOf(req);
@@ -391,9 +391,9 @@ export function boundedHardLink(abs: string, dir: string): boolean | "maybe" {
   return r.answer.links!;
 }
 
-/** What the tree below `dir` holds that a path in it could write elsewhere (fs/disk-walks.ts treeBelow), the whole walk within the deadline; throws Hung naming `dir`. */
-export function boundedTree(dir: string, plain: boolean): TreeFound {
-  const r = ask({ op: "tree", path: dir, plain }, `was not searched in ${deadline / 1000} s (a hung network mount, or too large a tree?)`);
+/** Every entry below `dir` (fs/disk-walks.ts treeBelow), the whole walk within the deadline; throws Hung naming `dir`. */
+export function boundedTree(dir: string): TreeFound {
+  const r = ask({ op: "tree", path: dir }, `was not searched in ${deadline / 1000} s (a hung network mount, or too large a tree?)`);
   answered(dir, r);
-  return r.answer.tree!;
+  return treeAnswer(dir, r.answer.tree!, r.bytes);
 }

@@ -20,7 +20,7 @@ export type Op =
   | { op: "list"; path: string; dirs?: boolean }
   | { op: "head"; path: string; max: number }
   | { op: "links"; path: string; file: string }
-  | { op: "tree"; path: string; plain?: boolean };
+  | { op: "tree"; path: string };
 /** The worker's answer: what was read, or the system error (its code and message). */
 export type Answer = {
   stat?: Stat;
@@ -46,7 +46,13 @@ export function perform(fs: Fs, req: Op, walks: Walks): { answer: Answer; bytes?
     if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
     if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
     if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
-    if (req.op === "tree") return { answer: { tree: walks.tree(fs, walks.path, req.path, req.plain === true) } };
+    if (req.op === "tree") {
+      // the entries go as bytes (`kind` and the path below the folder, NUL-ended): 10,000 of them outgrow the answer's room
+      const tree = walks.tree(fs, walks.path, req.path);
+      if (tree === "maybe") return { answer: { tree } };
+      const text = tree.entries.map(([p, k]) => `${k}${walks.path.relative(req.path, p)}\0`).join("");
+      return { answer: { tree: { ...tree, entries: [] } }, bytes: new TextEncoder().encode(text) };
+    }
     if (req.op === "list" && req.dirs)
       return { answer: { names: fs.readdirSync(req.path, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : [])) } };
     if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
@@ -168,45 +174,62 @@ export function hardLinkBelow(fs: Fs, path: Path, abs: string, dir: string): boo
 }
 
 /**
- * What the tree below `dir` holds that a path in it could write elsewhere or be: the first link
- * (`link`), `.git` (`git`), regular file with other hard links (`hard`) or, with `plain`, name
- * holding a blank, a quote or a backslash, which xargs would split (`name`), as a path below
- * `dir`; {} when there is none; "maybe": more than 10,000 entries, or a part that cannot be read.
- * Links are not followed. Self-contained, run on the worker.
+ * Every entry below `dir`, as a path below it and its kind: `f` a regular file, `h` one with other
+ * hard links, `d` a directory, `l` a link, `o` anything else; `more`: the walk stopped at 10,000
+ * entries; `top`: the kind of `dir` when it is no directory; "maybe": a part cannot be read. Links are not followed; a `.git` is walked like any
+ * directory (what a search can reach in it is judged by the caller). Self-contained, run on the worker.
  */
-export function treeBelow(fs: Fs, path: Path, dir: string, plain: boolean): TreeFound {
+export function treeBelow(fs: Fs, path: Path, dir: string): TreeFound {
   const MAX_ENTRIES = 10_000;
+  const MAX_BYTES = 2_000_000; // of paths below `dir` in UTF-8 at most, as the worker carries them (TREE_ROOM)
+  let bytes = 0;
   const todo = [dir];
-  let seen = 0;
+  const entries: [string, string][] = [];
+  try {
+    // a file named where a folder is searched (`grep -rl x src/a.c`): itself, and nothing below
+    const top = fs.lstatSync(dir);
+    if (!top.isDirectory()) return { entries, top: top.isFile() ? (top.nlink > 1 ? "h" : "f") : "o" };
+  } catch {
+    return "maybe";
+  }
   while (todo.length) {
     const at = todo.pop()!;
-    let entries: import("node:fs").Dirent[];
+    let found: import("node:fs").Dirent[];
     try {
-      entries = fs.readdirSync(at, { withFileTypes: true });
+      found = fs.readdirSync(at, { withFileTypes: true });
     } catch {
       return "maybe";
     }
-    for (const e of entries) {
-      if (++seen > MAX_ENTRIES) return "maybe";
+    for (const e of found) {
       const next = path.join(at, e.name);
-      if (e.isSymbolicLink()) return { found: next, what: "link" };
-      if (e.name === ".git") return { found: next, what: "git" };
-      if (plain && /[\s'"\\]/.test(e.name)) return { found: next, what: "name" };
-      if (e.isDirectory()) todo.push(next);
-      else if (e.isFile()) {
+      bytes += 3 * (next.length - dir.length) + 2;
+      if (entries.length >= MAX_ENTRIES || bytes > MAX_BYTES) return { entries, more: true };
+      let kind = e.isSymbolicLink() ? "l" : e.isDirectory() ? "d" : e.isFile() ? "f" : "o";
+      if (kind === "d") todo.push(next);
+      if (kind === "f")
         try {
-          if (fs.lstatSync(next).nlink > 1) return { found: next, what: "hard" };
+          if (fs.lstatSync(next).nlink > 1) kind = "h";
         } catch {
           return "maybe";
         }
-      }
+      entries.push([next, kind]);
     }
   }
-  return {};
+  return { entries };
 }
 
-/** treeBelow's answer. */
-export type TreeFound = { found?: string; what?: "link" | "git" | "hard" | "name" } | "maybe";
+/** The room for treeBelow's entries in the worker's buffer: its MAX_BYTES, and a kind and a NUL each. */
+export const TREE_ROOM = 2_100_000;
+
+/** treeBelow's answer as `perform` carries it (its entries as `bytes`), made whole again for `dir`. */
+export function treeAnswer(dir: string, tree: TreeFound, bytes: Uint8Array | undefined): TreeFound {
+  if (tree === "maybe" || !bytes) return tree;
+  const names = new TextDecoder().decode(bytes).split("\0").slice(0, -1);
+  return { ...tree, entries: names.map((n) => [`${dir.replace(/[\\/]$/, "")}${dir.includes("\\") ? "\\" : "/"}${n.slice(1)}`, n[0]!] as [string, string]) };
+}
+
+/** treeBelow's answer: each entry's path and kind (`f`, `h`, `d`, `l`, `o`). */
+export type TreeFound = { entries: [string, string][]; more?: true; top?: string } | "maybe";
 
 /**
  * Where the links on the way to `abs` first lead onto one of the mount points `onto` (the network

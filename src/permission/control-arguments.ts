@@ -29,62 +29,19 @@ import {
   WINDOWS,
 } from "./control-files.ts";
 import { expandBraces, GIT_NAMES, globMatches, globOptions, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
-import { gitOutputs, readGit } from "./git.ts";
 import { gitOperandDirs } from "./git-targets.ts";
+import { readGit } from "./git.ts";
 import { addedWorktree, gitDestinations, worktreeInGitDir } from "./git-trees.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { patchWrites } from "./patch-paths.ts";
 import { sedWrites } from "./sed-scripts.ts";
+import { guards, reads } from "./named-readers.ts";
 import { splitNames } from "./split-names.ts";
+import { findPatterns } from "./find-filters.ts";
 import { treeChange } from "./tree-changes.ts";
 
-/** Programs that only read the files they name (none of their options writes one). */
-const READERS = new Set(
-  // not xxd (`xxd -r HEX OUT` writes OUT), sort (`-o`), uniq (`uniq IN OUT`), split, base64 (`-o` on macOS)
-  (
-    "cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,diff,cmp,wc,ls,stat,file,md5sum,sha1sum,sha256sum,sha512sum,b2sum,cksum,od,hexdump,strings,jq," +
-    "readlink,realpath,basename,dirname,test,[,[[,echo,printf,nl,tac,cut,du,type,command," +
-    // PowerShell's (lowercase, as program() gives them)
-    "get-content,gc,select-string,sls,get-childitem,gci,dir,get-item,gi,test-path,resolve-path,get-filehash,write-output"
-  ).split(","),
-);
-/** git subcommands that read files and write none of them. */
-const GIT_READERS = new Set(["diff", "log", "show", "status", "blame", "ls-files", "grep", "cat-file", "check-ignore", "annotate", "add", "commit"]);
-
 const parent = (path: string, f: Flavour) => f.normalize(path).replace(/[\\/][^\\/]*$/, "") || f.normalize(path);
-
-/**
- * find(1)'s actions that delete, write a file (`-fprint FILE`, `-fprintf FILE FORMAT`, `-fls FILE`)
- * or run a command on what it finds (the command is a segment of its own, handed `{}`, which names
- * no file to this check): looked for in the whole find command as written.
- */
-const FIND_ACTS = /(^|[\s'"])-(delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls)(?![\w-])/;
-
-/** Whether the segment's program only reads what it names: a reader, a git reader, find without an action that writes or runs a command (every word known: one could be `-delete`). */
-export function reads(seg: Segment): boolean {
-  const first = seg.words[0];
-  if (!first || !decided(first)) return false;
-  const name = program(first.text);
-  if (name === "find") return seg.words.every(decided) && !FIND_ACTS.test(seg.raw);
-  if (name !== "git") return READERS.has(name);
-  // past git's own options: `git -C ~/.config/hey status` reads
-  const at = readGit(seg.words)?.sub;
-  const sub = at !== undefined ? seg.words[at] : seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
-  return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
-}
-
-/**
- * Whether what the segment names is judged as written: not for sed without -i, which reads it (the
- * model reads a full output in hey's cache with `sed -n 100,200p FILE`; its `w FILE` is judged apart,
- * sed-scripts.ts); find's `{}` is a path, never `-i`.
- */
-export const guards = (seg: Segment): boolean =>
-  !(
-    decided(seg.words[0]!) &&
-    program(seg.words[0]!.text) === "sed" &&
-    seg.words.every((w) => (decided(w) || w.filled?.by === "find") && !/^-(-in-place|[a-zA-Z]*i)/.test(w.text))
-  );
 
 const RUNTIME_NAME = "its name is known only at run time";
 
@@ -132,8 +89,13 @@ const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
 /**
  * The first word among `segments` naming a control file or the directory that holds one, for a
  * program that may write it, and how ("" as written, "by another name", "by its last names"), or undefined.
+ * `allowing`: an allow list judges it, under which what find's `-exec` reaches is judged, not its patterns.
  */
-export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string; unknown?: string; git?: true } | undefined {
+export function controlArgument(
+  segments: Segment[],
+  control: ControlFiles,
+  allowing = false,
+): { word: string; how: string; unknown?: string; git?: true } | undefined {
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   const controls = control.paths.map(f.normalize);
@@ -179,8 +141,13 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const removes = moves(seg);
     const only = removes && REMOVERS.has(program(seg.words[0]!.text));
     const guarding = guards(seg); // sed's `w FILE` writes: below
+    // find's `-name config.toml`, `-path ./.git`: patterns; what its `-delete` reaches is judged apart, and its `-exec`'s `{}` under an allow list (filled-words.ts)
+    const patterns =
+      decided(seg.words[0]!) && program(seg.words[0]!.text) === "find" && (allowing || !/-(exec|execdir|ok|okdir)\b/.test(seg.raw))
+        ? findPatterns(seg.words)
+        : undefined;
     for (const [k, w] of seg.words.entries()) {
-      if (k === 0) continue;
+      if (k === 0 || patterns?.has(k)) continue;
       // `of=x`, `--target-directory=x`: the value, then the word
       const values = [
         ...((decided(w) || (w.glob && !w.unknown && !w.anyValue)) && /^[^=/]+=./.test(w.text)

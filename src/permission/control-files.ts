@@ -51,8 +51,8 @@ export interface ControlFiles {
   realDir?(dir: string): string | { unknown: string };
   /** the names in the absolute directory `dir`, links followed (where a loop's glob looks for what it matches); undefined when it is no directory; `unknown`: why they were not read */
   names?(dir: string): string[] | undefined | { unknown: string };
-  /** the first link, `.git`, file with other hard links or (`plain`) name holding a blank, quote or backslash below the absolute directory `dir`, links not followed (fs/disk-walks.ts treeBelow); {}: none; "maybe": too large a tree, or a part unreadable; `unknown`: it did not answer in time */
-  tree?(dir: string, plain: boolean): { found?: string; what?: "link" | "git" | "hard" | "name" } | "maybe" | { unknown: string };
+  /** every entry below the absolute directory `dir` and its kind (`f` file, `h` file with other hard links, `d`, `l` link, `o` other), links not followed, `more` past 10,000, `top`: the kind of `dir` when it is no directory (fs/disk-walks.ts treeBelow); "maybe": a part unreadable; `unknown`: it did not answer in time */
+  tree?(dir: string): { entries: [string, string][]; more?: true; top?: string } | "maybe" | { unknown: string };
 }
 
 /** Why a guarded place is: hey's cache, a PATH directory, git's global config (the words a refusal says). */

@@ -140,7 +140,7 @@ export type GlobOptions = { dotglob: boolean; nocase: boolean };
 export function globOptions(segments: Segment[]): GlobOptions {
   const naming = (re: RegExp) => segments.some((s) => [...s.assigns, ...s.words].some((w) => re.test(w.text)));
   const anything = segments.some((s) => {
-    if (s.opaque !== undefined) return true;
+    if (s.opaque !== undefined || s.unverified !== undefined) return true;
     const [first, ...args] = s.words;
     if (!first) return false;
     if (!fixed(first)) return args.some((w) => !fixed(w));

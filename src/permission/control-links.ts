@@ -5,7 +5,7 @@
 // file a program writes (the last word, or every word for a program that writes each file it names:
 // `sed -i`, `tee`; sed's `w FILE` too). Judged after the deny list, so a deny entry still names itself. Pure: `links`
 // does the file system's part.
-import { reads } from "./control-arguments.ts";
+import { reads } from "./named-readers.ts";
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS, writes } from "./control-files.ts";
 import { harmless, program } from "./match.ts";
 import { sedWrites } from "./sed-scripts.ts";

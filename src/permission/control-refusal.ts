@@ -3,11 +3,12 @@
 // control-arguments.ts), and a `git config` that writes a key git runs (git-config-writes.ts).
 // Asked of the command line, and of the shell text git or a script runs from it (`GIT_EDITOR='git
 // config include.path' git commit -e`: the editor's command writes git's config). Under an allow
-// list, also a path find or xargs fills in for a program that writes (filled-words.ts). Pure.
+// list, also a path find or xargs fills in for a program that writes; under every list, what find's
+// `-delete` reaches (filled-words.ts). Pure.
 import { controlArgument } from "./control-arguments.ts";
 import { workingDirectory } from "./control-cwd.ts";
 import { CACHE_WHY, COPIES_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
-import { filledWrite } from "./filled-words.ts";
+import { filledWrite, findDeletes } from "./filled-words.ts";
 import { gitConfigWrite } from "./git-config-writes.ts";
 import { linkOverGuarded, withLineLinks } from "./line-links.ts";
 import type { Segment } from "./shell-model.ts";
@@ -42,7 +43,7 @@ export function controlRefusal(
   if (written?.unknown) return unknown(written.redirect, "writes", written.unknown);
   if (written)
     return `\`${show(written.redirect)}\` could write ${owner(written.git, written.how)}${written.how && ` (${written.how})`}, which the agent may not change`;
-  const named = controlArgument(segments, control);
+  const named = controlArgument(segments, control, allowing);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
   if (named) return `\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`;
   const home = control.home?.replace(/[\\/]$/, "");
@@ -51,6 +52,9 @@ export function controlRefusal(
   const over = linkOverGuarded(segments, given);
   if (over)
     return `\`${show(over.command)}\` makes a link at \`${show(shown(over.at))}\`, which would replace ${over.why ? "" : "hey's own configuration or trust file "}\`${show(shown(over.file))}\`${over.why ? `, a place hey guards (${over.why})` : ""} with what it points to, which the agent may not change`;
+  // find's own `-delete` reaches what the search finds, as `rm {}` would: under every list, as `rm .hey/config.toml`
+  const deleted = findDeletes(segments, control);
+  if (deleted) return `\`${show(command)}\` may delete a file hey guards: ${deleted}`;
   const filled = allowing ? filledWrite(segments, control) : undefined;
   if (filled) return `cannot verify \`${show(command)}\`: ${filled}`;
   const cwd = workingDirectory(segments, control);

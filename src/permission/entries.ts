@@ -125,8 +125,8 @@ function readPattern(entry: string, text: string, list?: "allow" | "deny"): Entr
   if (!text) return { error: 'has an empty pattern; "bash" alone covers every command' };
   const parsed = parseSyntax(text, "bash");
   if (!parsed.ok) return { error: `cannot be parsed: ${parsed.reason}` };
-  const hidden = parsed.segments.find((s) => s.opaque);
-  if (hidden) return { error: `can never match: ${hidden.opaque}` };
+  const hidden = parsed.segments.find((s) => s.opaque || (list !== "deny" && s.unverified));
+  if (hidden) return { error: `can never match: ${hidden.opaque ?? hidden.unverified}` };
   const top = parsed.segments.filter((s) => !s.nested);
   if (top.length !== 1) return { error: "is not one simple command; write one entry per command" };
   const seg = top[0]!;

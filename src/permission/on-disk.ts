@@ -8,7 +8,7 @@
 // (no start directory) is "cannot tell" (undefined), and the caller refuses. A change made by
 // another process between the check and the run is not seen. Pure: the caller's `fileState` reads
 // the disk.
-import { reads } from "./control-arguments.ts";
+import { reads } from "./named-readers.ts";
 import { type ControlFiles, decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";

@@ -115,7 +115,7 @@ function globCouldBegin(w: Word, prefix: string): boolean {
 const FIND_EXEC = ["-exec", "-execdir", "-ok", "-okdir"];
 
 /** `find`'s words read: its own, the commands its `-exec` family runs (`elsewhere`: in each file's directory, by `-execdir`/`-okdir`), or why the checker cannot tell. */
-export type FindRead = { own: Word[]; commands: { words: Word[]; elsewhere: boolean }[] } | { opaque: string };
+export type FindRead = { own: Word[]; commands: { words: Word[]; elsewhere: boolean; at: number }[] } | { opaque: string };
 
 /**
  * GNU find reads its whole expression before it runs anything: an `-exec` without its `;` (or `{} +`)
@@ -124,7 +124,7 @@ export type FindRead = { own: Word[]; commands: { words: Word[]; elsewhere: bool
  */
 export function readFind(words: Word[]): FindRead {
   const own: Word[] = [words[0]!];
-  const commands: { words: Word[]; elsewhere: boolean }[] = [];
+  const commands: { words: Word[]; elsewhere: boolean; at: number }[] = [];
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     if (!known(w) || !FIND_EXEC.includes(w.text)) {
@@ -140,7 +140,7 @@ export function readFind(words: Word[]): FindRead {
         return { opaque: `\`${cur.raw}\` is known only at run time and could end find's \`${w.text}\`` };
     }
     if (end >= words.length) return { own: words, commands: [] }; // find: missing argument to `-exec': runs nothing
-    commands.push({ words: words.slice(k + 1, end), elsewhere: w.text.endsWith("dir") });
+    commands.push({ words: words.slice(k + 1, end), elsewhere: w.text.endsWith("dir"), at: k });
     k = end;
   }
   return { own, commands };

@@ -3,7 +3,7 @@
 // `--force` does. A deny entry that would refuse the command with `--force` refuses it when the
 // config so forces it. Pure: the caller reads the config (fs/git-config-files.ts), for the
 // directory the commands start in.
-import { reads } from "./control-arguments.ts";
+import { reads } from "./named-readers.ts";
 import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { denyMatch } from "./deny.ts";
 import { readGit } from "./git.ts";

@@ -45,7 +45,7 @@ export function readsOnly(command: string, shell: string): boolean {
 }
 
 function segmentReads(seg: Segment): boolean {
-  if (seg.opaque || seg.redirects.some((r) => writes(r) && !(known(r.target) && r.target.text === "/dev/null"))) return false;
+  if (seg.opaque || seg.unverified || seg.redirects.some((r) => writes(r) && !(known(r.target) && r.target.text === "/dev/null"))) return false;
   const first = seg.words[0];
   if (!first) return true; // assignments and redirections only
   if (!known(first)) return false;

@@ -27,7 +27,7 @@ import { gitAllowed, gitMatches } from "./git-allow.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun, unreadOption } from "./run-scripts.ts";
 import { packageMatches } from "./moved-scripts.ts";
-import type { Parsed, Segment } from "./shell-model.ts";
+import { type Parsed, type Segment, unseenCode } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
 import { type FilePattern, type FilePlace, judgeFile } from "./file-paths.ts";
 import { denyWords, listed, quoted, show } from "./refusal-words.ts";
@@ -254,8 +254,8 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
   const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading, rules.shell.bash3);
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
-  const unseen = parsed.segments.find((seg) => seg.opaque);
-  if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
+  const unseen = parsed.segments.find((seg) => unseenCode(seg, allow !== undefined));
+  if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseenCode(unseen, true)}`);
   // hey's own files before the deny list: whatever else a command does, this is why it may not run
   const controlled = controlRefusal(command, parsed.segments, rules.control, show, allow !== undefined);
   if (controlled) return block(controlled);
@@ -374,7 +374,7 @@ function shellText(seg: Segment, script: WrittenScript | undefined, segments: Se
     const controlled = controlRefusal(text, parsed.segments, rules.control, show, follow.allowing);
     if (controlled) return asWritten(`${at} ${from}: ${controlled}`);
     for (const inner of parsed.segments) {
-      if (inner.opaque) return asWritten(`cannot verify ${at}: it ${from}: \`${show(inner.raw)}\`: ${inner.opaque}`);
+      if (unseenCode(inner, follow.allowing)) return asWritten(`cannot verify ${at}: it ${from}: \`${show(inner.raw)}\`: ${unseenCode(inner, true)}`);
       const why = deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
       if (why) return asWritten(`${at} ${from}: ${why}`);
     }

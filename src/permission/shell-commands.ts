@@ -162,7 +162,8 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   // with its script read, sed runs no other word (`$(git ls-files)` names no command sed runs: r5 #8)
   const sed = readSed(seg);
   const hidden = sed && sedUnseen(sed);
-  if (hidden) return [{ ...seg, opaque: hidden }];
+  // a script file or `e` is "cannot verify" under an allow list (as `awk -f` runs under a deny list, so does it); one hey cannot read is under every list
+  if (hidden) return [{ ...seg, ...(sed && "unknown" in sed ? { opaque: hidden } : { unverified: hidden }) }];
   if (sed && "commands" in sed) return [{ ...seg, inert: "words" }, ...sed.commands.flatMap((c) => script([plain(c)], seg, depth, "sh"))];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];
@@ -323,9 +324,9 @@ function find(seg: Segment, depth: number, dialect: Dialect): Segment[] {
   const read = readFind(seg.words);
   if ("opaque" in read) return [part(seg, seg.words, true), opaque(seg.raw, read.opaque)];
   if (!read.commands.length) return [part(seg, read.own, true)];
-  const filled: Filled = { by: "find", starts: findStarts(seg.words) };
-  const ran = read.commands.flatMap(({ words, elsewhere }) =>
-    run(seg, fill(words, "{}", filled), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
+  const starts = findStarts(seg.words);
+  const ran = read.commands.flatMap(({ words, elsewhere, at }) =>
+    run(seg, fill(words, "{}", { by: "find", starts, find: seg.words, at }), [], [], depth, dialect).map((s) => (elsewhere ? { ...s, elsewhere } : s)),
   );
   return [part(seg, read.own, true), ...ran];
 }

@@ -37,12 +37,15 @@ export interface Word {
 }
 
 /**
- * Where a filled argument's value comes from: find's `{}` is a path below its start points
+ * Where a filled argument's value comes from: find's `{}` is a path below its start points, for
+ * the `-exec` at `at` among find's words `find`
  * (`moved`: find runs in a directory its wrapper names, `env -C DIR find …`); xargs' are what it
  * reads, from stdin or a file (`-a FILE`), split at NULs (`-0`), lines (`-I`, `-d '\n'`),
  * another delimiter (`-d X`) or blanks.
  */
-export type Filled = { by: "find"; starts: Word[]; moved?: true } | { by: "xargs"; file?: Word; split: "nul" | "line" | "other" | "blank" };
+export type Filled =
+  | { by: "find"; starts: Word[]; find: Word[]; at: number; moved?: true }
+  | { by: "xargs"; file?: Word; split: "nul" | "line" | "other" | "blank" };
 
 /** `op` keeps a non-default fd: ">", "2>", ">>", ">|", "<", "<>", "&>", "&>>", "2>&", "<&", "<<", "<<-", "<<<". */
 export interface Redirect {
@@ -64,6 +67,12 @@ export interface Segment {
   nested: boolean;
   /** set when the segment runs code no rule can see (a script read from stdin, a subscript bash evaluates…): why */
   opaque?: string;
+  /**
+   * set when the segment runs code from a file or its input that hey does not read (`sed -f s.sed`,
+   * sed's `e`): why. "cannot verify" under an allow list; under a deny list alone it runs, as
+   * `awk -f x.awk` and `bash x.sh` do, and the deny entries judge its words.
+   */
+  unverified?: string;
   /**
    * "builtin": a shell builtin that runs no program (`cd`, `set -e`, `x=1`…), which an allow list
    * lets through without an entry; "words": a program known not to run its words as commands (a
@@ -97,6 +106,9 @@ export const ASSIGNMENT: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Whether a word's text is fixed by the command line: no run-time expansion, no glob, no value that could be anything. */
+/** Why the segment runs code no rule sees: `opaque` under every list, `unverified` under an allow list (`allowing`); undefined when it runs none. */
+export const unseenCode = (seg: Segment, allowing: boolean): string | undefined => seg.opaque ?? (allowing ? seg.unverified : undefined);
+
 export const fixed = (w: Word): boolean => !w.unknown && !w.glob && !w.anyValue;
 
 /** A word there whose text the command line fixes (`fixed`). */

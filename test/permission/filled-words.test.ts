@@ -53,7 +53,7 @@ const REFUSED: [string, RegExp][] = [
   // x5 #1: find's `{}`, every action that runs a command
   [
     "find . -name config -exec cp src/cfg {} \\;",
-    /`cp` may write `\{\}`, which find fills in with each file it finds below `\.`, which holds `\.\/[^`]+`, (a link|a git directory|a file with other hard links)[^:]*: search a folder/,
+    /`cp` may write `\{\}`, which find fills in with each file it finds below `\.`, which holds `\.\/[^`]+`, (a link|one of git's own files|a file with other hard links)[^:]*: search a folder/,
   ],
   ["find -L . -name config.toml -exec cp src/cfg {} \\;", /`cp` may write `\{\}`/],
   ["find . -name config -exec cp src/cfg {} +", /`cp` may write `\{\}`/],
@@ -62,9 +62,9 @@ const REFUSED: [string, RegExp][] = [
   ["find . -name config -okdir cp ../src/cfg {} \\;", /`cp` may write `\{\}`/],
   ["nice -n 5 find . -name config -exec cp src/cfg {} +", /`cp` may write `\{\}`/],
   ["env find . -name config -execdir cp ../src/cfg {} \\;", /`cp` may write `\{\}`/],
-  ["find . -name pre-commit -exec ln -sf ../../src/cfg {} \\;", /`ln` may write `\{\}`/],
+  ["find . -name HEAD -exec ln -sf ../src/cfg {} \\;", /`ln` may write `\{\}`/],
   ["find . -name config -exec sed -i s/x/y/ {} +", /`sed` may write `\{\}`/],
-  ["find . -name '*.o' -exec rm {} +", /`rm` may delete `\{\}`.*; or use find's own `-delete`/],
+  ["find . -name config -exec rm {} +", /`rm` may delete `\{\}`, which find fills in with each file it finds below `\.`, which holds `\.\/\.git\/config`/],
   // x5 #2: what xargs reads, from any input or a file, appended or put for -I
   ["printf '.git/config\\n' | xargs cp src/cfg", /`cp` may write the words xargs appends, which xargs reads from what `printf '\.git\/config\\n'` prints/],
   ["echo .git/hooks/pre-commit | xargs cp src/cfg", /`cp` may write the words xargs appends/],
@@ -81,8 +81,8 @@ const REFUSED: [string, RegExp][] = [
   ["git ls-files -z | xargs -0 -I@ cp src/cfg @", /`cp` may write `@`/],
   ["xargs cp src/cfg < list", /which xargs reads from its input, known only at run time/],
   // find feeding xargs, but a folder holding git's and hey's files, or printed otherwise than xargs splits
-  ["find . -name config -print0 | xargs -0 cp src/cfg", /which xargs reads from find, each file it finds below `\.`, which holds `\.\//],
-  ["find src -name '*.ts' -print | xargs -0 sed -i s/a/b/", /xargs splits otherwise than find prints them/],
+  ["find . -name config -print0 | xargs -0 cp src/cfg", /which xargs reads from find, each file it lists below `\.`, which holds `\.\/\.git\/config`/],
+  ["find src -name '*.ts' -print | xargs -0 sed -i s/a/b/", /xargs splits otherwise than `find` prints them/],
   ["find src -printf '%p\\n' | xargs sed -i s/a/b/", /what `find src -printf '%p\\n'` prints/],
   // a start point known only at run time, or in a directory a wrapper names
   ["find src/* -exec sed -i s/a/b/ {} +", /below `src\/\*`, a folder known only at run time/],
@@ -127,7 +127,7 @@ test("a folder holding a link, `.git`, a file with other hard links or a name xa
       "git",
       (p) => mkdirSync(join(p, "src", "sub", ".git"), { recursive: true }),
       "find src -exec cp src/cfg {} \\;",
-      /holds `src\/sub\/\.git`, a git directory/,
+      /holds `src\/sub\/\.git`, one of git's own files/,
     ],
     [
       "hard",
@@ -135,12 +135,7 @@ test("a folder holding a link, `.git`, a file with other hard links or a name xa
       "find src -exec cp src/cfg {} \\;",
       /holds `src\/h`, a file with other hard links/,
     ],
-    [
-      "blank",
-      (p) => mkdirSync(join(p, "src", "x .git"), { recursive: true }),
-      "find src -name config | xargs -n1 cp src/cfg",
-      /holds `src\/x \.git`, a name xargs splits/,
-    ],
+    ["blank", (p) => mkdirSync(join(p, "src", "x .git"), { recursive: true }), "find src | xargs -n1 cp src/cfg", /holds `src\/x \.git`, a name xargs splits/],
   ];
   for (const [name, make, command, why] of cases) {
     const { project, home, check } = fixture(`tree-${name}`);

@@ -94,6 +94,31 @@ test("a deny list sees the command sed's `e` runs, and the control guard its `w`
   expect(everything("sed -n '1e touch x' src/p")).toBe("allowed");
 });
 
+test('r5 #5: `sed -f FILE` and sed\'s `e` run under a deny list alone and `allow = ["bash"]`, as `awk -f` and `bash x.sh` do; an allow list still cannot verify them', () => {
+  writeFileSync(join(project, "src", "fix.sed"), "s/foo/bar/\n");
+  for (const list of [check([], ["bash: curl *"]), check(["bash"])]) {
+    for (const command of [
+      "sed -f src/fix.sed src/p",
+      "sed -i -f src/fix.sed src/p",
+      "sed -e e src/p",
+      "sed 's/x/y/e' src/p",
+      "awk -f src/x.awk src/p",
+      "bash src/x.sh",
+    ])
+      expect([command, list(command)]).toEqual([command, "allowed"]);
+    // what hey does read still counts: the `w` file of a script given with -e
+    expect(list("sed -e 'w .git/config' src/p")).toContain("`.git/config` names git's own files");
+  }
+  // the deny entries judge sed's own words as any program's
+  expect(check([], ["bash: sed -i *"])("sed -i -f src/fix.sed src/p")).toContain("matches deny entry `bash: sed -i *`");
+  const allow = check([...READS, "bash: sed *", "bash: awk *"]);
+  expect(allow("sed -f src/fix.sed src/p")).toContain(
+    "cannot verify `sed -f src/fix.sed src/p`: sed reads its script from `src/fix.sed`, which hey does not read",
+  );
+  expect(allow("sed -e e src/p")).toContain("cannot verify");
+  expect(allow("sed --sandbox -f src/fix.sed src/p")).toBe("allowed");
+});
+
 test("sed's script is read as GNU sed reads it: commands after addresses, braces and `;`, text of a/i/c, any delimiter", () => {
   expect(readScript("1e touch x")).toEqual({ commands: ["touch x"], input: false, writes: [] });
   expect(readScript("/a/I,+2{s|x|y|gw out\n}")).toEqual({ commands: [], input: false, writes: ["out"] });
