@@ -184,7 +184,7 @@ export function withLineLinks(segments: Segment[], control: ControlFiles): Contr
     gitOwn: gitOwn && ((p, from) => at(p, (q) => gitOwn(q, from), lost)),
     fileState: fileState && ((p) => at(p, fileState, () => undefined)),
     names: names && ((p) => at(p, names, lost)),
-    tree: tree && ((p, plain) => at(p, (q) => tree(q, plain), lost)),
+    tree: tree && ((p) => at(p, tree, lost)),
   };
   return Object.assign(copy, links);
 }
