@@ -17,7 +17,6 @@ import {
   type PrepareDeps,
 } from "./context/compaction.ts";
 import { historyFrom, resumedReplay, usageFacts } from "./context/replay-cache.ts";
-import { learnCache } from "./context/cache.ts";
 import { cutCounts, offeredPolicy } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { newOutputCaps, unchangedRequest, windowTaught } from "./context/output-cap.ts";
@@ -54,7 +53,7 @@ export function createAgent(parts: AgentParts): Agent {
   let effort = settings.effort;
   let effortUnsent: string | undefined;
   /** what each model left this run learned, by `provider/model` (its window; its provider, with what refusals taught it; its prompt cache's state): a return to it goes on with that */
-  const learned = new Map<string, { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string; cache?: ModelCache; uncached?: number }>(
+  const learned = new Map<string, { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string; cache?: ModelCache }>(
     Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]),
   );
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
@@ -76,7 +75,6 @@ export function createAgent(parts: AgentParts): Agent {
         if (markerAlone) made = cacheOf(compaction);
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
-        learnCache(compaction, u.cacheRead); // an endpoint that reads no cache for a long repeated prefix keeps none: rewrites pay at once
         requestInput = undefined;
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar, ...usageFacts(compaction.sent, summaryFailedNow, builtNow) });
       }
@@ -362,10 +360,10 @@ export function createAgent(parts: AgentParts): Agent {
     },
     switchModel(nextProvider, next) {
       const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
-      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent, cache: made, uncached: compaction.uncached };
+      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent, cache: made };
       if (changed) learned.set(modelKey(settings.model), now);
       const back = changed ? learned.get(modelKey(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
-      [compaction.window, compaction.windowFrom, compaction.uncached] = [back?.window, back?.windowFrom, back?.uncached];
+      [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
       if (changed) compaction.limitBefore = undefined; // the resumed model's limit says nothing of this one
       // each model's prompt cache is its own (x146 #2), as `hey -c` replays it: a new one is cold, so its first request rewrites what was deferred,
       // for free; a return goes on from the last request it answered (a summary due reads that: x150 #3), cached within the lifetime, else rebuilt

@@ -5,7 +5,6 @@
 import type { Message, Protocol } from "../kernel/ir.ts";
 import type { Provider } from "../kernel/provider.ts";
 import { ANTHROPIC_CACHE_MS, DEFAULT_CACHE_MS } from "../providers/cache-lifetime.ts";
-import { estimateTokens } from "./passes.ts";
 import type { ContextView } from "./view.ts";
 
 /**
@@ -25,48 +24,16 @@ export interface CachePrices {
 
 /**
  * Anthropic bills reads 0.1× and writes 1.25× (every agent request writes its new tail); OpenAI,
- * DeepSeek and Gemini bill reads at about 0.1× and writes at the normal price. `cached` false: the
- * endpoint has shown it keeps no cache (uncachedEndpoint), so every token costs the same and a
- * rewrite that saves any pays at once.
+ * DeepSeek and Gemini bill reads at about 0.1× and writes at the normal price.
  */
-export function cachePrices(protocol: Protocol, cached = true): CachePrices {
-  if (!cached) return { read: 1, miss: 1 };
+export function cachePrices(protocol: Protocol): CachePrices {
   return protocol === "anthropic" ? { read: 0.1, miss: 1.25 } : { read: 0.1, miss: 1 };
 }
 
 /**
- * The shortest repeated prefix every cache the providers run keeps: Anthropic caches from 1,024
- * tokens (4,096 on its Opus 4.5 and Haiku 4.5), OpenAI and DeepSeek from 1,024, Gemini's implicit
- * cache from 1,024 to 4,096 by model. A request that repeats this much of the one before, within the
- * cache's lifetime, is read from the cache wherever there is one.
- */
-export const CACHEABLE_TOKENS = 4096;
-/** Such requests in a row whose usage reported no cached token, after which the endpoint is taken to keep no cache (r6 #4). */
-export const UNCACHED_IN_A_ROW = 2;
-
-/**
- * Learns from a request's usage (`cacheRead`: its cached tokens) whether the endpoint caches:
- * `uncached` counts the requests in a row that repeated at least CACHEABLE_TOKENS of the one
- * before (`sent.repeats`) and were read from no cache; a cached token sets it back to 0.
- */
-export function learnCache(state: { uncached?: number; sent?: { repeats?: number } | undefined }, cacheRead: number): void {
-  if (cacheRead > 0) state.uncached = 0;
-  else if ((state.sent?.repeats ?? 0) >= CACHEABLE_TOKENS) state.uncached = (state.uncached ?? 0) + 1;
-}
-
-/**
- * Whether the endpoint has shown it keeps no prompt cache: UNCACHED_IN_A_ROW requests in a row with a
- * long repeated prefix reported 0 cached tokens (many OpenAI-compatible hosts, local servers). Holding
- * a rewrite back then saves nothing, and the range a compress dropped would be sent at full price.
- */
-export const uncachedEndpoint = (state: { uncached?: number }): boolean => (state.uncached ?? 0) >= UNCACHED_IN_A_ROW;
-
-/**
  * Whether a rewrite that takes `saved` tokens out of every later request, and makes this request
  * pay for `rebilled` tokens the cache held (from the first rewritten message to the end of the
- * previous request), pays for itself within `horizon` requests: the later ones it is expected to
- * save on and, for one held back already, the requests it was held on (each paid `saved` at the
- * read price), so the test can pass as what holding cost adds up (compaction.ts chooseView).
+ * previous request), pays for itself within `horizon` later requests.
  */
 export function rewritePays(saved: number, rebilled: number, prices: CachePrices, horizon = REWRITE_HORIZON): boolean {
   if (saved <= 0) return false;
@@ -117,20 +84,3 @@ export function fullAt(view: ContextView, budgetTokens: number): boolean {
   const newest = view.messages.slice(view.messages.findLastIndex((m) => m.role === "assistant") + 1);
   return newest.some((m) => m.role === "tool" && view.hold.cut.has(m.id));
 }
-
-/**
- * Whether the rewrites held back (`saved` tokens a request, `rebilled` the miss) pay now, on an endpoint
- * of `protocol` (`state`: what was learned of its cache, and the requests they were held on): no cache,
- * they pay at once; else they pay within the horizon, the requests held on so far counted in it, as
- * what holding cost is, like the miss, in tokens at the read price.
- */
-export function heldRewritePays(saved: number, rebilled: number, state: { uncached?: number; heldFor?: number }, protocol: Protocol): boolean {
-  return rewritePays(saved, rebilled, cachePrices(protocol, !uncachedEndpoint(state)), REWRITE_HORIZON + (state.heldFor ?? 0));
-}
-
-/** CompactionState.heldFor after a request built with `upTo` of `length` messages: one more when it held rewrites back, else 0. */
-export const heldAfter = (state: { heldFor?: number }, upTo: number, length: number): number => (upTo < length ? (state.heldFor ?? 0) + 1 : 0);
-
-/** The tokens of the system prompt and tools (`fixed`) and of `messages` through the one `through` names: the prefix a request repeated. */
-export const repeatedTokens = (messages: readonly Message[], through: string, fixed: string, tokensPerChar: number): number =>
-  Math.ceil(fixed.length * tokensPerChar) + estimateTokens(messages.slice(0, messages.findIndex((m) => m.id === through) + 1), tokensPerChar);

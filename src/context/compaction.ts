@@ -5,7 +5,7 @@
 // fallback. The agent calls `prepare` before every model request.
 import type { Message, ToolSpec, Usage } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
-import { cacheLifetime, fullAt, heldAfter, heldRewritePays, repeatedTokens, sharedPrefix, unchangedThrough } from "./cache.ts";
+import { cacheLifetime, cachePrices, rewritePays, sharedPrefix, unchangedThrough, fullAt } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { heldText, holdNote, type HeldNote } from "./held-note.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
@@ -48,14 +48,11 @@ export interface CompactionState {
    * undefined before the first request (resume included)
    */
   rewriteUpTo: number | undefined;
-  /** the requests in a row sent with rewrites held back (their rewriteUpTo short of their history): what holding has cost so far (chooseView) */
-  heldFor?: number;
   /**
    * the previous request: the first `count` messages of `messages`, the system prompt and tools, when; `note`: the
-   * `.hey/task.md` text it took anew ("" for none), which its usage line records for `hey -c`'s replay (held-note.ts);
-   * `repeats`: the tokens of the request before it that it repeated within the cache's lifetime (cache.ts learnCache)
+   * `.hey/task.md` text it took anew ("" for none), which its usage line records for `hey -c`'s replay (held-note.ts)
    */
-  sent: { messages: readonly Message[]; count: number; fixed: string; at: number; note?: string; repeats?: number } | undefined;
+  sent: { messages: readonly Message[]; count: number; fixed: string; at: number; note?: string } | undefined;
   /** what the model has seen (the last request it answered: `answered`) and the cut notices said since */
   seen: Seen;
   /** what the previous request left out and cut (ContextView.hold): the next one leaves out and cuts the same first */
@@ -66,22 +63,13 @@ export interface CompactionState {
   summaryFailed?: boolean;
   /** the last request the model answered, as sent (with `sent.at`): a summary is asked after it, from the provider's cache */
   answered?: AnsweredRequest;
-  /** requests in a row that repeated a long prefix and were read from no cache (cache.ts learnCache): the endpoint's, kept per model (agent.ts) */
-  uncached?: number;
 }
 
 /** One model's prompt-cache state: its last request, what that deferred and held, the last request it answered (agent.ts keeps one per model). */
-export type ModelCache = Pick<CompactionState, "sent" | "rewriteUpTo" | "heldFor" | "hold" | "answered" | "note">;
-export const cacheOf = ({ sent, rewriteUpTo, heldFor, hold, answered, note }: CompactionState): ModelCache => ({
-  sent,
-  rewriteUpTo,
-  heldFor,
-  hold,
-  answered,
-  note,
-});
+export type ModelCache = Pick<CompactionState, "sent" | "rewriteUpTo" | "hold" | "answered" | "note">;
+export const cacheOf = ({ sent, rewriteUpTo, hold, answered, note }: CompactionState): ModelCache => ({ sent, rewriteUpTo, hold, answered, note });
 /** a model not used yet: its cache is cold, so its first request rewrites what was deferred, for free */
-export const COLD_CACHE: ModelCache = { sent: undefined, rewriteUpTo: undefined, heldFor: undefined, hold: undefined, answered: undefined, note: undefined };
+export const COLD_CACHE: ModelCache = { sent: undefined, rewriteUpTo: undefined, hold: undefined, answered: undefined, note: undefined };
 
 /** `tokensPerChar`: a resumed session's corrected ratio (kept within TOKENS_PER_CHAR_RANGE); default DEFAULT_TOKENS_PER_CHAR. */
 export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DEFAULT_TOKENS_PER_CHAR): CompactionState {
@@ -242,7 +230,6 @@ export async function prepare(
   }
   for (const line of cutNotices(history, view.messages, state.seen)) deps.output.emit({ type: "notice", message: line });
   state.last = asSent(view);
-  state.heldFor = heldAfter(state, upTo, history.length);
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
   const { note: taken, record } = holdNote(state.note, file, fresh);
@@ -251,8 +238,7 @@ export async function prepare(
   const system = deps.system(view.messages);
   const through = unchangedThrough(state.sent, view.messages, fixed);
   const sentNote = record !== undefined ? { note: record } : {};
-  const repeats = through && now - state.sent!.at <= cacheLifetime(deps.provider) ? repeatedTokens(view.messages, through, fixed, state.tokensPerChar) : 0;
-  state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now, ...sentNote, repeats };
+  state.sent = { messages: view.messages, count: view.messages.length, fixed: fixedText({ system, tools: deps.tools }), at: now, ...sentNote };
   const heavy = pdfsOverBudget(history, budgetTokens, state.tokensPerChar);
   for (const line of heavy) deps.output.emit({ type: "notice", message: line });
   const nudge = contextNote(view, policy, budgetTokens, fixed.length * state.tokensPerChar, state.summaryFailed === true);
@@ -309,7 +295,7 @@ export function chooseView(
   const shared = sharedPrefix(view.messages, next.messages);
   const same = shared === view.messages.length && shared === next.messages.length;
   const rebilled = estimateTokens(next.messages.slice(shared, sent!.count), state.tokensPerChar);
-  if (same || heldRewritePays(view.estimate - next.estimate, rebilled, state, deps.provider.protocol)) return { view: next, upTo: history.length };
+  if (same || rewritePays(view.estimate - next.estimate, rebilled, cachePrices(deps.provider.protocol))) return { view: next, upTo: history.length };
   return { view, upTo: upTo! };
 }
 

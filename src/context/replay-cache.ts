@@ -7,7 +7,6 @@ import { cutBeforeAnswer, HEY_STOPPED, modelRequest } from "../kernel/turns.ts";
 import { seenIn } from "./cut-notice.ts";
 import { SUMMARY_ID } from "./passes.ts";
 import { callsNote } from "./held-note.ts";
-import { heldAfter } from "./cache.ts";
 import { answered, asSent, chooseView, contextOf, summaryDue, type CompactionState, type PrepareDeps } from "./compaction.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { fixedHash, fixedText } from "./window.ts";
@@ -94,7 +93,6 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   const live = state.seen; // what this run said and its models saw before the replay (x163 #5): kept, not said again
   let failedThen = false; // whether the model's last summary in the session failed
   state.rewriteUpTo = undefined;
-  state.heldFor = undefined;
   state.sent = undefined;
   state.hold = undefined;
   state.note = undefined;
@@ -134,7 +132,6 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
       view = build(upTo);
     }
     if (failed) failedThen = true;
-    state.heldFor = heldAfter(state, upTo, h);
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
     state.last = asSent(view);

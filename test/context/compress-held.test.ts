@@ -4,7 +4,7 @@
 // is rebuilt anyway (a pause past the cache's lifetime, a summary, another model) or when its saving
 // over the next requests pays for the miss (cache.ts rewritePays, the test dedup's rewrites pass).
 import { expect, test } from "bun:test";
-import { learnCache, sharedPrefix, uncachedEndpoint } from "../../src/context/cache.ts";
+import { sharedPrefix } from "../../src/context/cache.ts";
 import { COLD_CACHE, newCompactionState, prepare, previewContext, type PrepareDeps } from "../../src/context/compaction.ts";
 import type { Message } from "../../src/kernel/ir.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
@@ -83,53 +83,4 @@ test("a model not used yet in the run (a cold cache) takes the held compress in 
   Object.assign(state, COLD_CACHE); // agent.ts switchModel to a model without a cache of its own
   history.push(...read(14, 100));
   expect(summarized((await prepare(history, deps, signal)).messages)).toBe(true);
-});
-
-test("on an endpoint that read no cache for a long repeated prefix twice in a row, a compress is applied at once; one that reads its cache holds it (r6 #4)", async () => {
-  for (const cacheRead of [0, 5_000]) {
-    const { deps, state } = setup();
-    const history: Message[] = [user("u"), ...Array.from({ length: 12 }, (_, i) => read(i + 1, 7_200)).flat()];
-    for (const n of [13, 14]) {
-      await prepare(history, deps, signal);
-      learnCache(state, cacheRead); // the usage of the request just sent
-      history.push(...read(n, 100));
-    }
-    await prepare(history, deps, signal);
-    learnCache(state, cacheRead);
-    expect(uncachedEndpoint(state)).toBe(cacheRead === 0);
-    history.push(...compress(15, 1, 4));
-    expect(summarized((await prepare(history, deps, signal)).messages)).toBe(cacheRead === 0);
-  }
-});
-
-test("the first request of a run repeats nothing: its uncached answer teaches nothing, nor does a short repeated prefix", () => {
-  const state: { uncached?: number; sent?: { repeats?: number } } = { sent: { repeats: 0 } };
-  learnCache(state, 0);
-  state.sent = { repeats: 1_000 }; // under what every provider caches
-  learnCache(state, 0);
-  expect(uncachedEndpoint(state)).toBe(false);
-  state.sent = { repeats: 9_000 };
-  learnCache(state, 0);
-  learnCache(state, 120); // a cached read: the endpoint caches after all
-  learnCache(state, 0);
-  expect(uncachedEndpoint(state)).toBe(false);
-  learnCache(state, 0);
-  expect(uncachedEndpoint(state)).toBe(true);
-});
-
-test("a held compress is applied once the requests it was held on add up to the miss: not held to the end of a long run", async () => {
-  const { deps, state } = setup();
-  const history: Message[] = [user("u"), ...Array.from({ length: 12 }, (_, i) => read(i + 1, 7_200)).flat()];
-  await prepare(history, deps, signal);
-  history.push(...compress(13, 1, 4));
-  const applied: boolean[] = [];
-  for (let n = 14; n < 40 && !applied.at(-1); n++) {
-    applied.push(summarized((await prepare(history, deps, signal)).messages));
-    history.push(...read(n, 100));
-  }
-  // ~7k tokens saved a request at 0.1× against ~14k re-billed at 0.9×: held on the first requests, then it pays
-  expect(applied.slice(0, 3)).toEqual([false, false, false]);
-  expect(applied.at(-1)).toBe(true);
-  expect(applied.length).toBeLessThan(15);
-  expect(state.heldFor).toBe(0);
 });

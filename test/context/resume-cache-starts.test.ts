@@ -30,7 +30,7 @@ const readSmall: Tool = {
   name: "read_small",
   description: "reads",
   parameters: {},
-  run: async () => (onRead(), { output: `contents of a.ts: ${"x".repeat(60)}` }), // too small for its dedup to pay for a cache miss
+  run: async () => (onRead(), { output: `contents of a.ts: ${"x".repeat(150)}` }), // too small for its dedup to pay for a cache miss
 };
 const other: Tool = { name: "mcp__new__tool", description: "a tool an MCP server added", parameters: {}, run: async () => ({ output: "ok" }) };
 /** `n` reads, of a.ts and b.ts in turn (the same call five times in a row would stop the run) */

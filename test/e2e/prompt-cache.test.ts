@@ -42,8 +42,7 @@ const strip = (v: unknown): unknown => (v === undefined ? v : JSON.parse(JSON.st
 
 for (const protocol of ["openai", "anthropic"] as const satisfies Protocol[]) {
   test(`${protocol}: every request is the previous one plus its new tail, byte for byte`, async () => {
-    // a provider whose cache serves the repeated prefix (its usage says so): one that reads none has no cache to keep
-    for (const [i, [name, args]] of STEPS.entries()) server.enqueue(toolCallsReply(protocol, [{ id: `call_${i}`, name, args }], { cached: 40 }));
+    for (const [i, [name, args]] of STEPS.entries()) server.enqueue(toolCallsReply(protocol, [{ id: `call_${i}`, name, args }]));
     server.enqueue(textReply(protocol, "done"));
     const run = await runHey(["--base-url", `${server.url}/v1`, "--protocol", protocol, "-m", "m", "-p", "look at the files"], { cwd: work.path });
     expect(run.code).toBe(0);

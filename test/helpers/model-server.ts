@@ -43,20 +43,14 @@ let callNo = 0;
 /**
  * `promptTokens`: the input tokens each response reports, from the request body's text (a real
  * tokenizer's count grows with what was sent); default a constant 10. `usage: false`: no usage at
- * all, as a server asked without `stream_options` streams it. `cached`: the usage reports as
- * `cached_tokens` the body's prefix shared with the request before (bytes / 4), as a provider with a
- * prompt cache does; without it every answer reports none (a server with no cache: hey learns so).
+ * all, as a server asked without `stream_options` streams it.
  */
-export function startModelServer(
-  decide: (req: ChatRequest) => Turn,
-  opts: { promptTokens?: (body: string) => number; usage?: false; cached?: true } = {},
-): ModelServer {
+export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { promptTokens?: (body: string) => number; usage?: false } = {}): ModelServer {
   const requests: ChatRequest[] = [];
   const sizes: number[] = [];
   const times: number[] = [];
   const gets: string[] = [];
   const headers: Record<string, string>[] = [];
-  let before = ""; // the previous request's body, for `cached`
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -77,10 +71,7 @@ export function startModelServer(
       }
       if ("error" in turn) return Response.json(turn.error.body, { status: turn.error.status, headers: turn.error.headers ?? {} });
       const prompt = opts.promptTokens?.(text) ?? 10;
-      const cached = opts.cached ? { prompt_tokens_details: { cached_tokens: Math.min(prompt, Math.floor(sharedChars(before, text) / 4)) } } : {};
-      before = text;
-      const counts = { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5, ...cached };
-      const usage = opts.usage === false ? [] : [chatChunk({ usage: counts })];
+      const usage = opts.usage === false ? [] : [chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5 } })];
       const chunks =
         "text" in turn
           ? [chatChunk({ content: turn.text }), chatChunk({ finish: "stop" }), ...usage]
@@ -93,13 +84,6 @@ export function startModelServer(
     },
   });
   return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, times, gets, headers, stop: () => server.stop(true) };
-}
-
-/** How many characters `a` and `b` share from the start. */
-function sharedChars(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
 }
 
 /** The text of a message's content. */

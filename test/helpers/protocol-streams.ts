@@ -12,10 +12,7 @@ export interface Call {
 
 const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** `cached`: the usage says this many prompt tokens were read from the cache (openai, anthropic), as a provider with a prompt cache does; else none (hey learns from that there is no cache). */
-export function toolCallsReply(protocol: Protocol, calls: Call[], { cached }: { cached?: number } = {}): Reply {
-  const chatCached = cached ? { prompt_tokens_details: { cached_tokens: cached } } : {};
-  const anthropicCached = cached ? { cache_read_input_tokens: cached } : {};
+export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
   switch (protocol) {
     case "openai":
       return sseReply(
@@ -29,7 +26,7 @@ export function toolCallsReply(protocol: Protocol, calls: Call[], { cached }: { 
             ];
           }),
           chatChunk({ finish: "tool_calls" }),
-          chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70, ...chatCached } }),
+          chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 } }),
         ]),
       );
     case "responses": {
@@ -90,7 +87,7 @@ export function toolCallsReply(protocol: Protocol, calls: Call[], { cached }: { 
             model: "claude",
             content: [],
             stop_reason: null,
-            usage: { input_tokens: 50, output_tokens: 1, ...anthropicCached },
+            usage: { input_tokens: 50, output_tokens: 1 },
           },
         }),
         ...calls.flatMap((c, index) => [
