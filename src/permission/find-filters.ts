@@ -7,6 +7,7 @@
 // answer is the union over both. Anything else hey cannot read: undefined, and every entry counts. Pure.
 import { decided } from "./control-files.ts";
 import { program } from "./match.ts";
+import { globSource } from "./programs.ts";
 import type { Word } from "./shell-model.ts";
 
 /** One entry as the search sees it: its path as printed (`./src/a.ts`), its kind (`f`, `h`, `d`, `l`, `o`) and depth below its start point (0: the start point). */
@@ -55,25 +56,7 @@ const GLOBAL = new Set([
  */
 export function patternRegExp(glob: string, fold: boolean): RegExp | undefined {
   if (glob.includes("[:") || glob.includes("[=") || glob.includes("[.")) return undefined;
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "\\" && i + 1 < glob.length) re += glob[++i]!.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-    else if (c === "*") re += "[^]*";
-    else if (c === "?") re += "[^]";
-    else if (c === "[") {
-      const close = glob.indexOf("]", i + (/[!^]/.test(glob[i + 1] ?? "") ? 3 : 2));
-      if (close < 0) re += "\\[";
-      else {
-        let body = glob.slice(i + 1, close);
-        const negate = /^[!^]/.test(body);
-        if (negate) body = body.slice(1);
-        re += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-        i = close;
-      }
-    } else re += c.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`, fold ? "is" : "s");
+  return new RegExp(`^${globSource(glob, true)}$`, fold ? "is" : "s");
 }
 
 const base = (path: string) => path.replace(/\/+$/, "").split("/").pop() || path;

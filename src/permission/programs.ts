@@ -8,11 +8,18 @@ import { fixed, known, type Word } from "./shell-model.ts";
  * A shell glob as a RegExp over one word, case-insensitive (bash's nocaseglob): `*`, `?`, `[…]`
  * (with `!` or `^` negation); a bracket that does not close is a literal `[`.
  */
-function globRegExp(glob: string): RegExp {
+const globRegExp = (glob: string): RegExp => new RegExp(`^${globSource(glob)}$`, "i");
+
+/**
+ * The RegExp source of `glob` (`*`, `?`, `[…]` with `!` or `^` negation; a bracket that does not
+ * close is a literal `[`); `escapes`: a backslash quotes the character after it, as find's `-name` reads it.
+ */
+export function globSource(glob: string, escapes = false): string {
   let re = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
-    if (c === "*") re += "[^]*";
+    if (escapes && c === "\\" && i + 1 < glob.length) re += glob[++i]!.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+    else if (c === "*") re += "[^]*";
     else if (c === "?") re += "[^]";
     else if (c === "[") {
       const close = glob.indexOf("]", i + (/[!^]/.test(glob[i + 1] ?? "") ? 3 : 2));
@@ -26,7 +33,7 @@ function globRegExp(glob: string): RegExp {
       }
     } else re += c.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&");
   }
-  return new RegExp(`^${re}$`, "i");
+  return re;
 }
 
 /**

@@ -1,8 +1,8 @@
-// How a chat-completions stream ended: its finish_reason as a StopReason, and whether the server
+// How a chat-completions stream ended: its finish_reason as a StopReason, its usage in IR terms, and whether the server
 // ended the stream itself with `data: [DONE]`. The openai SDK stops at that line and ends its stream
 // exactly as when the connection closes without it, so the adapter (openai.ts) reads it off the
 // body's bytes as they pass to the SDK. Pure; no SDK, not even its types.
-import type { StopReason } from "../kernel/ir.ts";
+import { unreportedUsage, type StopReason, type Usage } from "../kernel/ir.ts";
 
 /**
  * A finish_reason as a StopReason, in any case; an unknown one is "other", never an error (the loop
@@ -101,4 +101,26 @@ function markerScan(mark: { done: boolean }): TransformStream<Uint8Array, Uint8A
     },
     flush: () => scan(decoder.decode(), true),
   });
+}
+
+/** The usage a chunk carries, as far as hey reads it: OpenAI's fields, DeepSeek's `prompt_cache_hit_tokens`, OpenRouter's `cache_write_tokens`. */
+interface ChunkUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_cache_hit_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/** The stream's usage in IR terms (`input` counts the cached tokens); unreported when the server sent none. */
+export function toUsage(u: ChunkUsage | undefined): Usage {
+  if (!u) return unreportedUsage(); // no stream_options, or a server that sends none: hey estimates
+  return {
+    input: u.prompt_tokens ?? 0,
+    output: u.completion_tokens ?? 0,
+    // DeepSeek also sends prompt_cache_hit_tokens (deepseek/reasoning-tool-call.sse has both).
+    cacheRead: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
+    cacheWrite: u.prompt_tokens_details?.cache_write_tokens ?? 0, // OpenRouter's, for Claude (prompt_tokens counts them)
+    reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
 }

@@ -4,7 +4,7 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { unreportedUsage, newId, type ContentBlock, type DocumentPart, type ImagePart, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { newId, type ContentBlock, type DocumentPart, type ImagePart, type Message, type ToolCall } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptingStream } from "./adapting-stream.ts";
@@ -24,7 +24,7 @@ import { thinkTags, type ThinkSplit } from "./think-tags.ts";
 import { guardedStream, quietAfter } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
-import { doneMarkers, endDetail, toStop } from "./openai-end.ts";
+import { doneMarkers, endDetail, toStop, toUsage } from "./openai-end.ts";
 import { failedStop } from "./failed-stop.ts";
 import { textCallsOf } from "./text-call-stream.ts";
 import { markCacheBreakpoints, takesCacheMarks } from "./chat-cache-marks.ts";
@@ -285,18 +285,6 @@ export async function* mapEvents(
   const stop = refused ? "refusal" : toolCalls.length > 0 && toStop(finish) === "stop" ? "tool_calls" : toStop(finish);
   // the server its chunks name (Ollama, llama-server: served-context.ts), which server-window.ts asks its real context
   yield { type: "done", message, usage: toUsage(usage), stop, ...endDetail(finish, stop), ...serverNamed(fingerprint) };
-}
-
-function toUsage(u: WireUsage | undefined): Usage {
-  if (!u) return unreportedUsage(); // no stream_options, or a server that sends none: hey estimates
-  return {
-    input: u.prompt_tokens ?? 0,
-    output: u.completion_tokens ?? 0,
-    // DeepSeek also sends prompt_cache_hit_tokens (deepseek/reasoning-tool-call.sse has both).
-    cacheRead: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
-    cacheWrite: u.prompt_tokens_details?.cache_write_tokens ?? 0, // OpenRouter's, for Claude (prompt_tokens counts them)
-    reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
